@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Sesame",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "Sesame", targets: ["Sesame"]),
+        .library(name: "SesameLinux", targets: ["SesameLinux"]),
+        .library(name: "SesameApple", targets: ["SesameApple"]),
+        .library(name: "SesameTesting", targets: ["SesameTesting"]),
+        .executable(name: "sesame", targets: ["sesame"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // The model and the rules; platform-neutral, no system dependency.
+        .target(name: "Sesame"),
+
+        // dlopen shims for libsystemd (sd-bus) and libpam: nothing is linked at
+        // build time, so `swift build` needs no -dev package.
+        .target(name: "CSesameLinux", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "SesameLinux",
+            dependencies: [
+                "Sesame",
+                "CSesameLinux",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "SesameApple", dependencies: ["Sesame"]),
+        .target(
+            name: "SesameTesting",
+            dependencies: [
+                "Sesame",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "sesame",
+            dependencies: [
+                "Sesame",
+                .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "SesameTests", dependencies: ["Sesame", "SesameTesting"]),
+        .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

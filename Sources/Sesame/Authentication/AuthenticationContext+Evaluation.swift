@@ -1,0 +1,99 @@
+extension AuthenticationContext {
+    /// Whether `policy` can be evaluated now (SPEC A2). Never prompts.
+    ///
+    /// Also learns ``biometryType`` and ``domainState``.
+    ///
+    /// - Parameter policy: The policy to check.
+    /// - Throws: ``AuthenticationError`` with `passcodeNotSet`,
+    ///   `biometryNotAvailable` (with the reason), `biometryNotEnrolled`,
+    ///   `biometryLockout`, or `invalidContext`.
+    public func canEvaluate(_ policy: AuthenticationPolicy) async throws(AuthenticationError) {
+        let evaluation = try makeEvaluation(reason: "")
+        try await evaluation.check(policy)
+    }
+
+    /// Authenticates the owner for `policy` (SPEC A1, A3–A6, A10).
+    ///
+    /// Succeeds at once without a prompt inside the reuse window. Cancel the
+    /// calling task or call ``invalidate()`` to stop it with `appCancel`.
+    ///
+    /// - Parameters:
+    ///   - policy: What must be proved.
+    ///   - localizedReason: Why the app asks, shown on the prompt.
+    /// - Throws: ``AuthenticationError``, exactly one code per failure.
+    public func evaluate(_ policy: AuthenticationPolicy, localizedReason: String) async throws(AuthenticationError) {
+        let evaluation = try makeEvaluation(reason: localizedReason)
+        try await runCancellable { () async throws(AuthenticationError) in
+            try await evaluation.run(policy)
+        }
+    }
+
+    /// Authenticates ahead of time for an item's access control (SPEC A12).
+    ///
+    /// Store operations given this context then skip their own prompt
+    /// (SPEC D3). Without user factors (only `privateKeyUsage`) it succeeds
+    /// at once.
+    ///
+    /// - Parameters:
+    ///   - accessControl: The item's access control.
+    ///   - operation: The operation the authorisation is for.
+    ///   - localizedReason: Why the app asks, shown on the prompt.
+    /// - Throws: ``AuthenticationError``, as ``evaluate(_:localizedReason:)``.
+    public func evaluateAccessControl(
+        _ accessControl: AccessControl,
+        operation: AccessControlOperation,
+        localizedReason: String
+    ) async throws(AuthenticationError) {
+        let evaluation = try makeEvaluation(reason: localizedReason)
+        let authorization = try await runCancellable { () async throws(AuthenticationError) in
+            try await evaluation.authorize(accessControl, for: operation)
+        }
+        shared.withLock { state in
+            guard !state.isInvalidated else { return }
+            state.authorizations.append(authorization)
+        }
+    }
+
+    private func makeEvaluation(reason: String) throws(AuthenticationError) -> Evaluation {
+        let settings = try shared.withLock { state throws(AuthenticationError) in
+            guard !state.isInvalidated else { throw AuthenticationError.invalidContext }
+            return Evaluation.Settings(
+                reason: reason,
+                reuseDuration: state.reuseDuration,
+                cancelTitle: state.cancelTitle ?? "Cancel",
+                fallbackTitle: state.fallbackTitle ?? "Enter Password",
+                interactionNotAllowed: state.interactionNotAllowed
+            )
+        }
+        return Evaluation(context: self, settings: settings)
+    }
+
+    /// Runs `body` in a task of its own that ``invalidate()`` can cancel from
+    /// any thread; cancelling the caller cancels it too.
+    private func runCancellable<Value: Sendable>(
+        _ body: @escaping @Sendable () async throws(AuthenticationError) -> Value
+    ) async throws(AuthenticationError) -> Value {
+        let task = Task { () async -> Result<Value, AuthenticationError> in
+            do throws(AuthenticationError) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let id: UInt64? = shared.withLock { state in
+            guard !state.isInvalidated else { return nil }
+            state.nextEvaluationID += 1
+            state.running[state.nextEvaluationID] = task.cancel
+            return state.nextEvaluationID
+        }
+        // invalidate() ran between makeEvaluation and here: cancel as it would have.
+        if id == nil { task.cancel() }
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        if let id { shared.withLock { _ = $0.running.removeValue(forKey: id) } }
+        return try result.get()
+    }
+}

@@ -1,0 +1,51 @@
+/// The authenticators of one machine and one app: the backends an
+/// ``AuthenticationContext`` evaluates with, and the state they share.
+///
+/// Make one per app and create a context from it for each evaluation, as with
+/// `LAContext`. Every context made from the same value shares the
+/// ``attempts`` history, so lockout and the reuse window span contexts.
+public struct Authenticators: Sendable {
+    /// The application's name, shown on prompts (SPEC A5).
+    public var appName: String
+    /// The biometric sensor, if any.
+    public var sensor: (any BiometricSensor)?
+    /// The device passcode, if any.
+    public var devicePasscode: (any DevicePasscodeVerifier)?
+    /// The app passcode, if any.
+    public var appPasscode: (any AppPasscodeVerifier)?
+    /// Shows prompts; without one, evaluations that need a prompt for a
+    /// secret fail with ``AuthenticationError/Code-swift.enum/notInteractive``.
+    public var presenter: (any PromptPresenter)?
+    /// Wall-clock time.
+    public var clock: any AuthenticationClock
+    /// The shared failure and success history.
+    public var attempts: any AttemptStore
+
+    /// Bundles the backends.
+    ///
+    /// - Parameters:
+    ///   - appName: The application's name, shown on prompts.
+    ///   - sensor: The biometric sensor, if any.
+    ///   - devicePasscode: The device passcode verifier, if any.
+    ///   - appPasscode: The app passcode verifier, if any.
+    ///   - presenter: Shows prompts.
+    ///   - clock: Wall-clock time; the system clock by default.
+    ///   - attempts: The shared history; a new in-memory store by default.
+    public init(
+        appName: String,
+        sensor: (any BiometricSensor)? = nil,
+        devicePasscode: (any DevicePasscodeVerifier)? = nil,
+        appPasscode: (any AppPasscodeVerifier)? = nil,
+        presenter: (any PromptPresenter)? = nil,
+        clock: any AuthenticationClock = SystemClock(),
+        attempts: any AttemptStore = InMemoryAttemptStore()
+    ) {
+        self.appName = appName
+        self.sensor = sensor
+        self.devicePasscode = devicePasscode
+        self.appPasscode = appPasscode
+        self.presenter = presenter
+        self.clock = clock
+        self.attempts = attempts
+    }
+}

@@ -1,0 +1,79 @@
+/// The device passcode and the app passcode (SPEC A1, A4, E3).
+extension Evaluation {
+    /// Wrong entries that end one passcode prompt.
+    static let passcodeAttemptsPerPrompt = 3
+
+    func checkDevicePasscode() async throws(AuthenticationError) {
+        guard let verifier = authenticators.devicePasscode else {
+            throw AuthenticationError(.passcodeNotSet, reason: UnavailableReason(.notConfigured, "No device passcode verifier is configured"))
+        }
+        if case .notSet(let reason) = await verifier.currentState() {
+            throw AuthenticationError(.passcodeNotSet, reason: reason)
+        }
+    }
+
+    func checkAppPasscode() async throws(AuthenticationError) {
+        guard let verifier = authenticators.appPasscode else {
+            throw AuthenticationError(.passcodeNotSet, reason: UnavailableReason(.notConfigured, "No app passcode is configured"))
+        }
+        if case .notSet(let reason) = await verifier.currentState() {
+            throw AuthenticationError(.passcodeNotSet, reason: reason)
+        }
+    }
+
+    /// The device passcode; success clears the biometric lockout (SPEC A4).
+    func devicePasscodePrompt() async throws(AuthenticationError) {
+        try await checkDevicePasscode()
+        guard let verifier = authenticators.devicePasscode else { throw .passcodeNotSet }
+        try requireInteraction()
+        let conversation = PromptConversation(prompt: prompt, kind: .devicePasscode)
+        try await passcodeAttempts { () async -> PasscodeVerification in
+            await prompt.begin(.devicePasscode)
+            return await verifier.verify(using: conversation)
+        }
+        _ = try await updateAttempts { record in
+            record.consecutiveBiometricFailures = 0
+            record.biometricLockout = false
+        }
+        await authenticators.sensor?.devicePasscodeDidAuthenticate()
+    }
+
+    /// The app's own passcode, entered on the prompt.
+    func appPasscodePrompt() async throws(AuthenticationError) {
+        try await checkAppPasscode()
+        guard let verifier = authenticators.appPasscode else { throw .passcodeNotSet }
+        try requireInteraction()
+        try await passcodeAttempts { () async -> PasscodeVerification in
+            let entry = await prompt.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Enter the app passcode"))
+            guard case .entered(let passcode) = entry else { return .cancelled }
+            return await verifier.verify(passcode)
+        }
+    }
+
+    func requireInteraction() throws(AuthenticationError) {
+        if settings.interactionNotAllowed || !prompt.canAskForSecrets { throw .notInteractive }
+        try checkCancellation()
+    }
+
+    /// Up to three entries; each wrong one is announced with the attempts left.
+    private func passcodeAttempts(_ attempt: () async -> PasscodeVerification) async throws(AuthenticationError) {
+        for number in 1...Self.passcodeAttemptsPerPrompt {
+            try checkCancellation()
+            switch await attempt() {
+            case .accepted:
+                return
+            case .rejected:
+                if number < Self.passcodeAttemptsPerPrompt {
+                    await prompt.show(.wrongPasscode(attemptsLeft: Self.passcodeAttemptsPerPrompt - number))
+                }
+            case .cancelled:
+                throw Task.isCancelled ? .appCancel : .userCancel
+            case .delayed(let until):
+                throw AuthenticationError(.authenticationFailed, retryAfter: until)
+            case .unavailable(let reason):
+                throw AuthenticationError(.passcodeNotSet, reason: reason)
+            }
+        }
+        throw .authenticationFailed
+    }
+}

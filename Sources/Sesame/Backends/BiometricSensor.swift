@@ -1,0 +1,30 @@
+/// A biometric sensor: fprintd on Linux, LocalAuthentication on Apple
+/// platforms, ``SesameTesting/SimulatedSensor`` in tests.
+///
+/// The sensor only answers "did this finger/face match an enrolled one?".
+/// Attempt counting, lockout (SPEC A4), the reuse window (SPEC A6) and the
+/// prompt are Sesame's job, in ``AuthenticationContext``, so that every
+/// backend behaves the same. A sensor that keeps a lockout of its own reports
+/// it through ``BiometricSensorState/Availability-swift.enum/lockedOut``.
+public protocol BiometricSensor: Sendable {
+    /// What the sensor can do now. Never prompts, never claims the device.
+    ///
+    /// - Returns: Availability, biometry type and the enrolment's domain state.
+    func currentState() async -> BiometricSensorState
+
+    /// Claims the sensor for one evaluation (fprintd: a D-Bus connection and a
+    /// `Claim`). The caller always ends the session, also on error and cancellation.
+    ///
+    /// - Returns: A session that can take scans until ``BiometricSession/end()``.
+    /// - Throws: ``BiometricSensorError`` when the sensor cannot be claimed
+    ///   (busy, gone, not enrolled, locked out).
+    func beginSession() async throws(BiometricSensorError) -> any BiometricSession
+
+    /// Tells the sensor that the device passcode just succeeded, so a sensor
+    /// with its own lockout may lift it (SPEC A4). The default does nothing.
+    func devicePasscodeDidAuthenticate() async
+}
+
+extension BiometricSensor {
+    public func devicePasscodeDidAuthenticate() async {}
+}
