@@ -49,6 +49,7 @@ let package = Package(
 
         .testTarget(name: "SesameTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
+        .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,8 @@
 #ifndef CSESAMELINUX_H
 #define CSESAMELINUX_H
-// Filled by the fprintd (sd-bus) and PAM backends. Nothing here is linked at
-// build time: libraries are opened with dlopen at run time.
+// Nothing here is linked at build time: libsystemd and libpam are opened with
+// dlopen at run time, so `swift build` needs no -dev package and a machine
+// without them still runs Sesame (the backend reports itself unavailable).
+#include "sdbus_shim.h"
+#include "pam_shim.h"
 #endif

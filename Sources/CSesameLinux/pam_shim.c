@@ -1,0 +1,1 @@
+#include "pam_shim.h"

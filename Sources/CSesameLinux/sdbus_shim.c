@@ -1,0 +1,1 @@
+#include "sdbus_shim.h"

@@ -1,1 +1,0 @@
-#include "CSesameLinux.h"

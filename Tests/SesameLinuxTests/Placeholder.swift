@@ -1,0 +1,1 @@
+// Integration tests against real fprintd and PAM live in Fprintd/ and PAM/.
