@@ -157,7 +157,7 @@ struct Evaluation: Sendable {
         var fallbackOffered = false
         while true {
             try checkCancellation()
-            switch await ScanRace.run(session: session, prompt: prompt) {
+            switch await ScanRace.run(session: session, prompt: prompt, acceptsFallback: !fallbackTitle.isEmpty) {
             case .scanned(.match):
                 try await recordBiometricSuccess(domainState)
                 return .matched
@@ -174,8 +174,7 @@ struct Evaluation: Sendable {
             case .pressed(.cancel):
                 throw .userCancel
             case .pressed(.fallback):
-                // A presenter that shows no fallback button must not report one.
-                if !fallbackTitle.isEmpty { return .fallbackChosen }
+                return .fallbackChosen
             case .failed(.userFallback):
                 return .fallbackChosen
             case .failed(let error):

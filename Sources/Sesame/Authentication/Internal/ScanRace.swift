@@ -6,7 +6,9 @@ enum ScanRace: Sendable {
     case pressed(PromptAction)
     case failed(BiometricSensorError)
 
-    static func run(session: any BiometricSession, prompt: PromptSession) async -> ScanRace {
+    /// - Parameter acceptsFallback: When `false` there is no fallback button,
+    ///   so a stray fallback press neither wins nor disturbs the scan running.
+    static func run(session: any BiometricSession, prompt: PromptSession, acceptsFallback: Bool) async -> ScanRace {
         await withTaskGroup(of: ScanRace?.self) { group in
             group.addTask {
                 do throws(BiometricSensorError) {
@@ -15,13 +17,18 @@ enum ScanRace: Sendable {
                     return .failed(error)
                 }
             }
-            group.addTask {
+            let listen: @Sendable () async -> ScanRace? = {
                 // nil: this presenter has no buttons; the scan alone decides.
                 await prompt.userAction().map(ScanRace.pressed)
             }
+            group.addTask(operation: listen)
             var winner: ScanRace = .failed(.cancelled)
-            for await result in group {
+            while let result = await group.next() {
                 guard let result else { continue }
+                if case .pressed(.fallback) = result, !acceptsFallback {
+                    group.addTask(operation: listen)
+                    continue
+                }
                 winner = result
                 break
             }
