@@ -17,42 +17,42 @@ struct PAMPasscodeVerifierTests {
 
     @Test("SPEC G: the right login password is accepted through PAM")
     func rightPassword() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         let verifier = try environment.verifier()
         #expect(await verifier.currentState() == .set)
         #expect(await verifier.verify(using: conversation) == .accepted)
         #expect(conversation.prompts == [.init(text: "Password: ", echo: false)])
-        environment.remove()
     }
 
     @Test("SPEC A3: a wrong password is rejected")
     func wrongPassword() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer("wrong"))
         #expect(try await environment.verifier().verify(using: conversation) == .rejected)
-        environment.remove()
     }
 
     @Test("An unknown user is rejected exactly like a wrong password")
     func unknownUser() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         let verifier = try environment.verifier(user: "sesame-test-nobody")
         #expect(await verifier.verify(using: conversation) == .rejected)
         #expect(conversation.prompts.count == 1, "unknown users are prompted too")
-        environment.remove()
     }
 
     @Test("An entry containing a NUL byte is rejected, not truncated")
     func nulByte() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password + "\u{0}tail"))
         #expect(try await environment.verifier().verify(using: conversation) == .rejected)
-        environment.remove()
     }
 
     @Test("SPEC A3: the user cancelling the password prompt ends with cancelled (userCancel)")
     func userCancel() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.userCancels)
         #expect(try await environment.verifier().verify(using: conversation) == .cancelled)
-        environment.remove()
     }
 
     @Test("SPEC A9: cancelling the task while the password prompt is up ends with cancelled, promptly")
@@ -66,6 +66,7 @@ struct PAMPasscodeVerifierTests {
     }
 
     private func expectPromptCancel(_ conversation: FakePasscodeConversation) async throws {
+        defer { environment.remove() }
         let verifier = try environment.verifier()
         let task = Task { await verifier.verify(using: conversation) }
         var asked = conversation.asked.makeAsyncIterator()
@@ -77,11 +78,11 @@ struct PAMPasscodeVerifierTests {
         let elapsed = clock.now - start
         #expect(result == .cancelled)
         #expect(elapsed < .seconds(1), "verify took \(elapsed) to return after the cancel")
-        environment.remove()
     }
 
     @Test("A task cancelled before the check never prompts")
     func cancelledBeforeStart() async throws {
+        defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         let verifier = try environment.verifier()
         let task = Task {
@@ -90,11 +91,11 @@ struct PAMPasscodeVerifierTests {
         }
         #expect(await task.value == .cancelled)
         #expect(conversation.prompts.isEmpty)
-        environment.remove()
     }
 
     @Test("PAM's info and error messages reach the conversation, in order, before the prompt")
     func messagesReachConversation() async throws {
+        defer { environment.remove() }
         let nologin = environment.root.appendingPathComponent("nologin").path
         try Data("Maintenance tonight\n".utf8).write(to: URL(fileURLWithPath: nologin))
         // pam_nologin sends its file as PAM_ERROR_MSG for a user without a
@@ -107,22 +108,22 @@ struct PAMPasscodeVerifierTests {
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         #expect(try await environment.verifier(service: "sesame-messages").verify(using: conversation) == .accepted)
         #expect(conversation.messages == [.info("Hello from pam_echo"), .error("Maintenance tonight\n")])
-        environment.remove()
     }
 
     @Test("A refused account (pam_acct_mgmt fails) is rejected and the user is told why")
     func accountRefused() async throws {
+        defer { environment.remove() }
         try environment.addPasswordService("sesame-account-denied", account: "account required pam_deny.so")
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         #expect(try await environment.verifier(service: "sesame-account-denied").verify(using: conversation) == .rejected)
         let errors = conversation.messages.filter { if case .error = $0 { true } else { false } }
         #expect(errors.count == 1)
         #expect(errors.first?.text.contains("may not sign in") == true)
-        environment.remove()
     }
 
     @Test("A broken service (missing module) is unavailable with PAM's reason")
     func brokenService() async throws {
+        defer { environment.remove() }
         try environment.addService("sesame-broken", ["auth required pam_sesame_no_such_module.so"])
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         let result = try await environment.verifier(service: "sesame-broken").verify(using: conversation)
@@ -132,11 +133,11 @@ struct PAMPasscodeVerifierTests {
         }
         #expect(reason.kind == .notConfigured)
         #expect(reason.detail.contains("sesame-broken"))
-        environment.remove()
     }
 
     @Test("PAM's own failure delay is switched off (Sesame applies its own back-off)")
     func noFailDelay() async throws {
+        defer { environment.remove() }
         // Without `nodelay`, pam_pwdfile asks for ~2 s (randomised, >= 1.4 s).
         try environment.addPasswordService("sesame-delay", nodelay: false)
         let conversation = FakePasscodeConversation(.answer("wrong"))
@@ -145,11 +146,11 @@ struct PAMPasscodeVerifierTests {
             #expect(await verifier.verify(using: conversation) == .rejected)
         }
         #expect(elapsed < .seconds(1), "a wrong password took \(elapsed)")
-        environment.remove()
     }
 
     @Test("PAM runs on its own named thread, blocked while the conversation runs on the pool, and ends after")
     func pamRunsOffTheCooperativePool() async throws {
+        defer { environment.remove() }
         #expect(ProcessThreads.named(PAMThread.name).isEmpty)
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
         #expect(try await environment.verifier().verify(using: conversation) == .accepted)
@@ -163,11 +164,11 @@ struct PAMPasscodeVerifierTests {
             remaining = ProcessThreads.named(PAMThread.name)
         }
         #expect(remaining.isEmpty, "the PAM thread ends with the transaction")
-        environment.remove()
     }
 
     @Test("More concurrent checks than cores complete: no check holds a cooperative-pool thread")
     func manyConcurrentChecks() async throws {
+        defer { environment.remove() }
         let verifier = try environment.verifier()
         let count = ProcessInfo.processInfo.activeProcessorCount * 3
         let results = await withTaskGroup(of: PasscodeVerification.self) { group in
@@ -179,7 +180,6 @@ struct PAMPasscodeVerifierTests {
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results == Array(repeating: .accepted, count: count))
-        environment.remove()
     }
 }
 #endif
