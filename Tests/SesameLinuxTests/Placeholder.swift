@@ -1,1 +1,0 @@
-// Integration tests against real fprintd and PAM live in Fprintd/ and PAM/.
