@@ -20,6 +20,8 @@ public struct Authenticators: Sendable {
     public var clock: any AuthenticationClock
     /// The shared failure and success history.
     public var attempts: any AttemptStore
+    /// Delays after repeated wrong device passcodes (SPEC E3).
+    public var backoff: BackoffSchedule
 
     /// Bundles the backends.
     ///
@@ -31,6 +33,8 @@ public struct Authenticators: Sendable {
     ///   - presenter: Shows prompts.
     ///   - clock: Wall-clock time; the system clock by default.
     ///   - attempts: The shared history; a new in-memory store by default.
+    ///     Use a ``FileAttemptStore`` so that lockout and delays survive restarts.
+    ///   - backoff: Delays after repeated wrong device passcodes; iOS's by default.
     public init(
         appName: String,
         sensor: (any BiometricSensor)? = nil,
@@ -38,7 +42,8 @@ public struct Authenticators: Sendable {
         appPasscode: (any AppPasscodeVerifier)? = nil,
         presenter: (any PromptPresenter)? = nil,
         clock: any AuthenticationClock = SystemClock(),
-        attempts: any AttemptStore = InMemoryAttemptStore()
+        attempts: any AttemptStore = InMemoryAttemptStore(),
+        backoff: BackoffSchedule = .standard
     ) {
         self.appName = appName
         self.sensor = sensor
@@ -47,5 +52,6 @@ public struct Authenticators: Sendable {
         self.presenter = presenter
         self.clock = clock
         self.attempts = attempts
+        self.backoff = backoff
     }
 }

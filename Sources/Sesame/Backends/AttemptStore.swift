@@ -18,6 +18,47 @@ public struct AttemptRecord: Sendable, Hashable, Codable {
     public var lastBiometricSuccess: Date?
     /// The enrolment at that success; reuse needs the same enrolment.
     public var lastBiometricSuccessDomainState: DomainState?
+    /// Wrong device passcodes since the last right one (SPEC E3).
+    public var consecutivePasscodeFailures: Int
+    /// The back-off running after the last wrong device passcode, if any.
+    public var passcodeDelay: Delay?
+
+    /// A back-off delay. Kept as a start and a length, not an end, so that a
+    /// clock set back restarts the delay instead of shortening it.
+    public struct Delay: Sendable, Hashable, Codable {
+        /// When the delay began.
+        public var start: Date
+        /// How long it lasts, in seconds.
+        public var duration: TimeInterval
+
+        /// Creates a delay.
+        ///
+        /// - Parameters:
+        ///   - start: When it began.
+        ///   - duration: Its length in seconds.
+        public init(start: Date, duration: TimeInterval) {
+            self.start = start
+            self.duration = duration
+        }
+
+        /// When the delay ends, if it has not yet ended at `now`.
+        ///
+        /// - Parameter now: The current time.
+        /// - Returns: The end, or `nil` once it has passed.
+        public func end(at now: Date) -> Date? {
+            let end = start.addingTimeInterval(duration)
+            return end > now ? end : nil
+        }
+
+        /// Restarts the delay at `now` when the clock was set back before its
+        /// start, so moving the clock back can lengthen a delay but never
+        /// shorten it.
+        ///
+        /// - Parameter now: The current time.
+        public mutating func rebase(at now: Date) {
+            if now < start { start = now }
+        }
+    }
 
     /// An empty history.
     public init() {
@@ -25,6 +66,28 @@ public struct AttemptRecord: Sendable, Hashable, Codable {
         biometricLockout = false
         lastBiometricSuccess = nil
         lastBiometricSuccessDomainState = nil
+        consecutivePasscodeFailures = 0
+        passcodeDelay = nil
+    }
+}
+
+extension AttemptRecord {
+    private enum CodingKeys: String, CodingKey {
+        case consecutiveBiometricFailures, biometricLockout, lastBiometricSuccess, lastBiometricSuccessDomainState
+        case consecutivePasscodeFailures, passcodeDelay
+    }
+
+    /// Decodes a record; fields a newer Sesame added default to "no history"
+    /// except the lockout, whose absence is an error so that a damaged
+    /// record fails closed instead of unlocking.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        consecutiveBiometricFailures = try container.decode(Int.self, forKey: .consecutiveBiometricFailures)
+        biometricLockout = try container.decode(Bool.self, forKey: .biometricLockout)
+        lastBiometricSuccess = try container.decodeIfPresent(Date.self, forKey: .lastBiometricSuccess)
+        lastBiometricSuccessDomainState = try container.decodeIfPresent(DomainState.self, forKey: .lastBiometricSuccessDomainState)
+        consecutivePasscodeFailures = try container.decodeIfPresent(Int.self, forKey: .consecutivePasscodeFailures) ?? 0
+        passcodeDelay = try container.decodeIfPresent(Delay.self, forKey: .passcodeDelay)
     }
 }
 
