@@ -70,8 +70,11 @@ public final class FileAttemptStore: AttemptStore {
         return (environment["HOME"] ?? "/") + "/.local/state/sesame/attempts.json"
     }
 
+    /// Reads the record; a store never written reads as empty. Creates nothing.
     public func read() async throws -> AttemptRecord {
-        try withExclusiveLock { try load() }
+        var info = stat()
+        if lstat(directory, &info) != 0 && errno == ENOENT { return AttemptRecord() }
+        return try withExclusiveLock { try load() }
     }
 
     @discardableResult

@@ -1,0 +1,129 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// What `sesame status` reports; encoded as is for `--json`.
+struct StatusReport: Encodable {
+    struct Authenticator: Encodable {
+        /// `ready`, `notEnrolled`, `lockedOut`, `notAvailable`, `set`, `notSet`.
+        var state: String
+        /// The stable reason code, e.g. `serviceNotRunning`.
+        var reasonCode: String?
+        /// The reason in words, e.g. "fprintd is not running".
+        var reason: String?
+        var device: String?
+        var biometryType: String?
+        var enrolled: [String]?
+        var service: String?
+    }
+
+    struct Attempts: Encodable {
+        var path: String
+        var biometricLockout: Bool
+        var consecutiveBiometricFailures: Int
+        var consecutivePasscodeFailures: Int
+        var passcodeDelayedUntil: Date?
+        var error: String?
+    }
+
+    var fingerprint: Authenticator
+    var devicePasscode: Authenticator
+    var appPasscode: Authenticator
+    var attempts: Attempts
+
+    static func gather(machine: Machine) async -> StatusReport {
+        let authenticators = machine.authenticators
+        let context = AuthenticationContext(authenticators)
+
+        var fingerprint = Authenticator(state: "notAvailable")
+        if let sensor = authenticators.sensor {
+            let state = await sensor.currentState()
+            fingerprint.device = state.deviceName
+            fingerprint.biometryType = state.biometryType.rawValue
+            fingerprint.enrolled = state.enrolled
+        }
+        do {
+            try await context.canEvaluate(.biometrics)
+            fingerprint.state = "ready"
+        } catch {
+            fingerprint.state = switch error.code {
+            case .biometryNotEnrolled: "notEnrolled"
+            case .biometryLockout: "lockedOut"
+            default: "notAvailable"
+            }
+            fingerprint.reasonCode = error.reason?.kind.rawValue ?? error.identifier
+            fingerprint.reason = error.reason?.detail ?? error.message
+        }
+
+        var devicePasscode = Authenticator(state: "notSet", service: machine.pamService)
+        if let verifier = authenticators.devicePasscode {
+            switch await verifier.currentState() {
+            case .set:
+                devicePasscode.state = "set"
+            case .notSet(let reason):
+                devicePasscode.reasonCode = reason.kind.rawValue
+                devicePasscode.reason = reason.detail
+            }
+        } else {
+            devicePasscode.reasonCode = UnavailableReason.Kind.unsupportedPlatform.rawValue
+            devicePasscode.reason = "No device passcode backend on this platform"
+        }
+
+        let appPasscode = Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "No app passcode has been set")
+
+        var attempts = Attempts(path: machine.attemptsPath, biometricLockout: false, consecutiveBiometricFailures: 0, consecutivePasscodeFailures: 0)
+        do {
+            let record = try await authenticators.attempts.read()
+            attempts.biometricLockout = record.biometricLockout
+            attempts.consecutiveBiometricFailures = record.consecutiveBiometricFailures
+            attempts.consecutivePasscodeFailures = record.consecutivePasscodeFailures
+            attempts.passcodeDelayedUntil = record.passcodeDelay?.end(at: authenticators.clock.now())
+        } catch {
+            attempts.error = "\(error)"
+        }
+        return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts)
+    }
+
+    var text: String {
+        var lines: [String] = []
+        func line(_ name: String, _ authenticator: Authenticator, details: [String]) {
+            var text = name.padding(toLength: 17, withPad: " ", startingAt: 0) + Self.words(authenticator.state)
+            if let reason = authenticator.reason { text += ": " + reason }
+            lines.append(text)
+            for detail in details { lines.append(String(repeating: " ", count: 17) + detail) }
+        }
+        var fingerprintDetails: [String] = []
+        if let device = fingerprint.device { fingerprintDetails.append("device: \(device)") }
+        if let enrolled = fingerprint.enrolled, !enrolled.isEmpty {
+            fingerprintDetails.append("enrolled: \(enrolled.joined(separator: ", "))")
+        }
+        line("fingerprint", fingerprint, details: fingerprintDetails)
+        line("device passcode", devicePasscode, details: devicePasscode.service.map { ["PAM service: \($0)"] } ?? [])
+        line("app passcode", appPasscode, details: [])
+        var history = "attempts".padding(toLength: 17, withPad: " ", startingAt: 0) + attempts.path
+        if let error = attempts.error {
+            history += "\n" + String(repeating: " ", count: 17) + "cannot be read: " + error
+        } else {
+            history += "\n" + String(repeating: " ", count: 17)
+                + "biometric failures \(attempts.consecutiveBiometricFailures), lockout \(attempts.biometricLockout ? "yes" : "no"), "
+                + "passcode failures \(attempts.consecutivePasscodeFailures)"
+            if let until = attempts.passcodeDelayedUntil { history += ", passcode delayed until \(until)" }
+        }
+        lines.append(history)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func words(_ state: String) -> String {
+        switch state {
+        case "ready": "ready"
+        case "notEnrolled": "no finger enrolled"
+        case "lockedOut": "locked out"
+        case "notAvailable": "not available"
+        case "set": "set"
+        default: "not set"
+        }
+    }
+}
