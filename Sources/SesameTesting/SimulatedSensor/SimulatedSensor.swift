@@ -1,0 +1,190 @@
+import Crypto
+import Sesame
+
+/// A deterministic, scriptable fingerprint or face sensor for tests, like the
+/// iOS Simulator's biometrics menu.
+///
+/// Enrol and unenrol to change the ``Sesame/DomainState``; queue what the
+/// next scans do with ``present(_:)``; lock it out, unplug it, or make it
+/// busy. A scan with nothing queued waits, as a real sensor waits for a
+/// finger, until something is presented or the scan is cancelled.
+///
+/// Enrolments exist only in memory; nothing is written anywhere.
+///
+/// ```swift
+/// let sensor = SimulatedSensor(enrolled: ["right-index-finger"])
+/// sensor.present(.noMatch, .match)
+/// ```
+public final class SimulatedSensor: BiometricSensor {
+    struct State {
+        var biometryType: BiometryType
+        var enrolled: Set<String>
+        /// Bumped on every enrolment change, so re-enrolling a name changes
+        /// the domain state as it does on iOS.
+        var generation: UInt64 = 0
+        var lockedOut = false
+        var unplugged = false
+        var busy = false
+        var activeSessions = 0
+        var sessionsBegun = 0
+        var scansStarted = 0
+        var scansCancelled = 0
+    }
+
+    let state: Locked<State>
+    let scans = Mailbox<ScanEvent>()
+    private let identity: String
+
+    enum ScanEvent: Sendable {
+        case scripted(SimulatedScan)
+        /// Wakes a waiting scan after unplug().
+        case unplugged
+    }
+
+    /// Creates a sensor.
+    ///
+    /// - Parameters:
+    ///   - biometryType: `.fingerprint` or `.face`; `.none` makes a machine
+    ///     without a sensor.
+    ///   - enrolled: Names of enrolled biometrics.
+    ///   - identity: The sensor's identity, folded into the domain state.
+    public init(biometryType: BiometryType = .fingerprint, enrolled: Set<String> = ["right-index-finger"], identity: String = "simulated-sensor") {
+        state = Locked(State(biometryType: biometryType, enrolled: enrolled))
+        self.identity = identity
+    }
+
+    // MARK: The menu
+
+    /// Enrols a biometric; the domain state changes.
+    ///
+    /// - Parameter name: E.g. "left-thumb".
+    public func enrol(_ name: String) {
+        state.withLock { state in
+            state.enrolled.insert(name)
+            state.generation += 1
+        }
+    }
+
+    /// Removes an enrolled biometric; the domain state changes.
+    ///
+    /// - Parameter name: The enrolled name.
+    public func unenrol(_ name: String) {
+        state.withLock { state in
+            if state.enrolled.remove(name) != nil { state.generation += 1 }
+        }
+    }
+
+    /// Removes every enrolled biometric.
+    public func unenrolAll() {
+        state.withLock { state in
+            state.enrolled.removeAll()
+            state.generation += 1
+        }
+    }
+
+    /// Queues what the next scans do, in order.
+    ///
+    /// - Parameter outcomes: One item per presentation; hints do not end a scan.
+    public func present(_ outcomes: SimulatedScan...) {
+        for outcome in outcomes { scans.post(.scripted(outcome)) }
+    }
+
+    /// Sets the sensor's own lockout, as Apple's sensor keeps one. Sesame's
+    /// lockout after five failures is separate and lives in its attempt store.
+    ///
+    /// - Parameter lockedOut: Whether the sensor refuses to scan.
+    public func setLockedOut(_ lockedOut: Bool) {
+        state.withLock { $0.lockedOut = lockedOut }
+    }
+
+    /// Unplugs the sensor; a scan in progress fails with "disconnected".
+    public func unplug() {
+        let waiting = state.withLock { state in
+            state.unplugged = true
+            return state.activeSessions > 0
+        }
+        if waiting { scans.post(.unplugged) }
+    }
+
+    /// Plugs the sensor back in.
+    public func plugIn() {
+        state.withLock { $0.unplugged = false }
+        scans.removeAll()
+    }
+
+    /// Makes the sensor claimed by "another process".
+    ///
+    /// - Parameter busy: Whether sessions fail with "device busy".
+    public func setBusy(_ busy: Bool) {
+        state.withLock { $0.busy = busy }
+    }
+
+    // MARK: Observations
+
+    /// Sessions begun and not yet ended; 0 means nothing leaked.
+    public var activeSessions: Int { state.withLock { $0.activeSessions } }
+    /// Sessions begun since creation.
+    public var sessionsBegun: Int { state.withLock { $0.sessionsBegun } }
+    /// Scans started since creation (a prompt-free reuse starts none).
+    public var scansStarted: Int { state.withLock { $0.scansStarted } }
+    /// Scans that were stopped by cancellation.
+    public var scansCancelled: Int { state.withLock { $0.scansCancelled } }
+    /// Whether the sensor's own lockout is on.
+    public var isLockedOut: Bool { state.withLock { $0.lockedOut } }
+
+    /// Waits until a scan is waiting for a finger.
+    public func waitUntilScanning() async {
+        while !scans.isWaiting {
+            if Task.isCancelled { return }
+            await Task.yield()
+        }
+    }
+
+    // MARK: BiometricSensor
+
+    public func currentState() async -> BiometricSensorState {
+        state.withLock { state in
+            guard state.biometryType != .none else {
+                return .unavailable(UnavailableReason(.noSensor, "This machine has no biometric sensor"))
+            }
+            guard !state.unplugged else {
+                return .unavailable(UnavailableReason(.noSensor, "The simulated sensor is unplugged"))
+            }
+            let availability: BiometricSensorState.Availability =
+                state.enrolled.isEmpty ? .notEnrolled : state.lockedOut ? .lockedOut : .ready
+            return BiometricSensorState(
+                availability: availability,
+                biometryType: state.biometryType,
+                domainState: domainState(state),
+                deviceName: "Simulated \(state.biometryType) sensor",
+                enrolled: state.enrolled.sorted()
+            )
+        }
+    }
+
+    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
+        try state.withLock { state throws(BiometricSensorError) in
+            if state.biometryType == .none || state.unplugged {
+                throw .unavailable(UnavailableReason(.noSensor, "The simulated sensor is unplugged"))
+            }
+            if state.busy { throw .unavailable(UnavailableReason(.deviceBusy, "The sensor is in use by another program")) }
+            if state.enrolled.isEmpty { throw .notEnrolled }
+            if state.lockedOut { throw .lockedOut }
+            state.activeSessions += 1
+            state.sessionsBegun += 1
+        }
+        return SimulatedSession(sensor: self)
+    }
+
+    public func devicePasscodeDidAuthenticate() async {
+        state.withLock { $0.lockedOut = false }
+    }
+
+    private func domainState(_ state: State) -> DomainState {
+        var hash = SHA256()
+        for part in [identity, String(state.generation)] + state.enrolled.sorted() {
+            hash.update(data: Array(String(part.utf8.count).utf8) + [0] + Array(part.utf8))
+        }
+        return DomainState(bytes: Array(hash.finalize()))
+    }
+}
