@@ -92,3 +92,25 @@ extension FprintdHarness {
         throw FprintdHarnessError("fprintd-verify failed (\(result.status)): \(result.output)")
     }
 }
+
+extension FprintdHarness {
+    /// Deletes enrolled fingers with the real `fprintd-delete`.
+    ///
+    /// - Parameters:
+    ///   - finger: One finger to delete; `nil` deletes all of the user's.
+    ///   - username: Whose fingers; `nil` for the calling user.
+    /// - Throws: ``FprintdHarnessError`` with the tool's output when it fails.
+    public func deleteEnrolled(finger: String? = nil, username: String? = nil) async throws {
+        let user = username ?? ProcessInfo.processInfo.userName
+        let arguments = [user] + (finger.map { ["-f", $0] } ?? [])
+        let result = try await ChildProcess.run(
+            HarnessPaths.fprintdDelete,
+            arguments,
+            environment: environment,
+            outputFile: "\(directory)/fprintd-delete.log"
+        )
+        guard result.status == 0 else {
+            throw FprintdHarnessError("fprintd-delete failed (\(result.status)): \(result.output)")
+        }
+    }
+}

@@ -6,6 +6,7 @@ enum HarnessPaths {
     static let fprintd = "/usr/libexec/fprintd"
     static let fprintdEnroll = "/usr/bin/fprintd-enroll"
     static let fprintdVerify = "/usr/bin/fprintd-verify"
+    static let fprintdDelete = "/usr/bin/fprintd-delete"
     static let dbusDaemon = "/usr/bin/dbus-daemon"
 
     static let verifyAction = "net.reactivated.fprint.device.verify"
