@@ -52,9 +52,9 @@ public final class FprintdHarness: Sendable {
     public let options: Options
 
     private struct Children {
-        var bus: Process?
-        var polkit: Process?
-        var fprintd: Process?
+        var bus: ChildProcess?
+        var polkit: ChildProcess?
+        var fprintd: ChildProcess?
         var stopped = false
     }
 
@@ -195,20 +195,20 @@ public final class FprintdHarness: Sendable {
             defer { children.fprintd = nil }
             return children.fprintd
         }
-        if let fprintd { ChildProcess.terminate(fprintd) }
+        fprintd?.terminate()
     }
 
     /// Stops fprintd, polkit and the bus (by PID) and removes ``directory``.
     /// Idempotent; also run from deinit as a safety net.
     public func stop() {
-        let toStop: [Process] = children.withLock { children in
+        let toStop: [ChildProcess] = children.withLock { children in
             guard !children.stopped else { return [] }
             children.stopped = true
             defer { children.fprintd = nil; children.polkit = nil; children.bus = nil }
             return [children.fprintd, children.polkit, children.bus].compactMap { $0 }
         }
         guard !toStop.isEmpty || FileManager.default.fileExists(atPath: directory) else { return }
-        for process in toStop { ChildProcess.terminate(process) }
+        for child in toStop { child.terminate() }
         if ProcessInfo.processInfo.environment["SESAME_FPRINTD_KEEP"] == nil {
             try? FileManager.default.removeItem(atPath: directory)
         }
