@@ -59,8 +59,9 @@ extension FprintdHarness {
             HarnessPaths.fprintdEnroll,
             arguments,
             environment: environment,
-            outputFile: "\(directory)/fprintd-enroll.log"
-        ) {
+            outputFile: "\(directory)/fprintd-enroll.log",
+            timeout: .seconds(30)
+        ) { _ in
             for _ in 0..<5 { try await self.scan(scanID) }
         }
         guard result.status == 0, result.output.contains("enroll-completed") else {
@@ -68,24 +69,39 @@ extension FprintdHarness {
         }
     }
 
-    /// Runs the real `fprintd-verify` and presents `scanID` once it claims
-    /// the reader; shows that another program can use the reader.
+    /// Runs the real `fprintd-verify` and presents `scanID` once its verify
+    /// has started; shows that another program can use the reader.
+    ///
+    /// The scan waits for the tool's "Verify started!" line rather than for
+    /// the claim, and is repeated if no result follows: the virtual reader
+    /// drops a command that reaches it while it is being opened.
     ///
     /// - Parameters:
     ///   - scanID: The id to present.
     ///   - finger: The finger to verify; `nil` for fprintd's choice.
     /// - Returns: `true` on `verify-match`, `false` on `verify-no-match`.
     /// - Throws: ``FprintdHarnessError`` when the tool fails otherwise (for
-    ///   example when the reader is busy).
+    ///   example when the reader is busy) or gives no result in 10 s.
     public func fprintdVerify(scanID: String, finger: String? = nil) async throws -> Bool {
         let arguments = finger.map { ["-f", $0] } ?? []
+        let outputFile = "\(directory)/fprintd-verify.log"
+        let output = { (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "" }
         let result = try await ChildProcess.run(
             HarnessPaths.fprintdVerify,
             arguments,
             environment: environment,
-            outputFile: "\(directory)/fprintd-verify.log"
-        ) {
-            try await self.scan(scanID)
+            outputFile: outputFile,
+            timeout: .seconds(10)
+        ) { child in
+            for _ in 0..<200 where child.isRunning && !output().contains("Verify started") {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            for _ in 0..<5 where child.isRunning {
+                try await self.scan(scanID)
+                for _ in 0..<200 where child.isRunning {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
         }
         if result.output.contains("verify-match") { return true }
         if result.output.contains("verify-no-match") { return false }

@@ -10,6 +10,7 @@ private typealias Support = FprintdTestSupport
 @Suite(
     "fprintd: not available",
     .serialized,
+    .timeLimit(.minutes(1)),
     .enabled(if: FprintdHarness.missingComponents.isEmpty, fprintdMissingNote)
 )
 struct FprintdUnavailableTests {

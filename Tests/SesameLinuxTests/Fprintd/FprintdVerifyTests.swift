@@ -11,6 +11,7 @@ private typealias Support = FprintdTestSupport
 @Suite(
     "fprintd: verify",
     .serialized,
+    .timeLimit(.minutes(1)),
     .enabled(if: FprintdHarness.missingComponents.isEmpty, fprintdMissingNote),
     .fprintdHarness(enrolling: [("right-index-finger", "owner")])
 )

@@ -53,7 +53,8 @@ final class ChildProcess: Sendable {
         return ChildProcess(pid: pid, path: path)
     }
 
-    /// Runs a program to its end, running `whileRunning` meanwhile.
+    /// Runs a program to its end, running `whileRunning` meanwhile; kills it
+    /// after `timeout`, so a lost scan fails a test instead of hanging it.
     ///
     /// - Returns: Its exit status and its combined output.
     static func run(
@@ -61,17 +62,24 @@ final class ChildProcess: Sendable {
         _ arguments: [String],
         environment: [String: String],
         outputFile: String,
-        whileRunning: (() async throws -> Void)? = nil
+        timeout: Duration = .seconds(30),
+        whileRunning: ((ChildProcess) async throws -> Void)? = nil
     ) async throws -> (status: Int32, output: String) {
         let child = try launch(path, arguments, environment: environment, log: outputFile)
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
         do {
-            try await whileRunning?()
+            try await whileRunning?(child)
+            while child.isRunning {
+                guard clock.now < deadline else {
+                    throw FprintdHarnessError("\(path) did not finish in \(timeout)")
+                }
+                try await Task.sleep(for: .milliseconds(2))
+            }
         } catch {
             child.terminate()
-            throw error
-        }
-        while child.exitStatus == nil {
-            try await Task.sleep(for: .milliseconds(2))
+            let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+            throw FprintdHarnessError("\(error); output: \(output)")
         }
         let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: outputFile)
