@@ -1,0 +1,58 @@
+import Sesame
+
+/// The fingerprint reader, through fprintd on the D-Bus system bus.
+///
+/// Talks to `net.reactivated.Fprint` with libsystemd's sd-bus, loaded at run
+/// time: on a machine without libsystemd, fprintd or a reader, the sensor
+/// reports itself unavailable with a reason instead of failing to start.
+/// Each evaluation uses a D-Bus connection of its own on a thread of its own,
+/// because fprintd ties a claim to the connection that made it.
+///
+/// fprintd asks polkit before it lets a program list or verify fingers
+/// (`net.reactivated.fprint.device.verify`); a refusal reads as
+/// ``UnavailableReason/Kind-swift.enum/permissionDenied``.
+/// Lockout is not fprintd's business: ``AuthenticationContext`` counts failures.
+///
+/// ```swift
+/// let sensor = FprintdSensor()
+/// let authenticators = Authenticators(appName: "Notes", sensor: sensor, presenter: terminal)
+/// ```
+public struct FprintdSensor: BiometricSensor {
+    /// How to reach fprintd and whose fingers to check.
+    public let configuration: Configuration
+
+    /// Creates a sensor.
+    ///
+    /// - Parameter configuration: The bus, finger and user; the defaults use
+    ///   the system bus, any enrolled finger and the calling user.
+    public init(_ configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Reads the default reader, its name and the user's enrolled fingers.
+    /// Never prompts and never claims the reader.
+    ///
+    /// - Returns: ``BiometricSensorState`` with ``BiometryType/fingerprint``
+    ///   whenever fprintd reports a reader, and the domain state (SPEC A8).
+    public func currentState() async -> BiometricSensorState {
+        let configuration = configuration
+        let thread = BusThread()
+        let state = await thread.run { context in
+            FprintdDiscovery.state(context, configuration: configuration)
+        }
+        await thread.shutdown { context in
+            FprintdBus.releaseAll(context, timeout: configuration.timeoutMicroseconds)
+        }
+        return state ?? .unavailable(UnavailableReason(.hardwareError, "could not start a thread for the system bus"))
+    }
+
+    /// Connects to fprintd and claims the default reader for the calling user.
+    ///
+    /// - Returns: A session holding the claim until ``BiometricSession/end()``.
+    /// - Throws: ``BiometricSensorError/unavailable(_:)`` with `deviceBusy`
+    ///   when another program holds the reader, `permissionDenied` when polkit
+    ///   refuses, `noSensor`, `serviceNotRunning`, `noSystemBus` or `libraryMissing`.
+    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
+        try await FprintdSession.begin(configuration)
+    }
+}

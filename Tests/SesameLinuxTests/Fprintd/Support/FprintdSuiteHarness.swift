@@ -1,0 +1,100 @@
+import Sesame
+import SesameLinux
+import SesameTesting
+import Testing
+
+/// One harness around a whole suite: started before its first test and
+/// stopped after its last, so fprintd is fresh per suite (libfprint's heat
+/// model) and never outlives the run.
+struct FprintdSuiteHarness: SuiteTrait, TestScoping {
+    @TaskLocal static var current: FprintdHarness?
+
+    /// Fingers enrolled before the suite starts: (finger, scan id).
+    var enrolments: [(finger: String, scanID: String)] = []
+
+    var isRecursive: Bool { false }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        let harness = try await FprintdHarness.start()
+        do {
+            for enrolment in enrolments {
+                try await harness.enrol(finger: enrolment.finger, scanID: enrolment.scanID)
+            }
+            try await Self.$current.withValue(harness) { try await function() }
+        } catch {
+            harness.stop()
+            throw error
+        }
+        harness.stop()
+    }
+}
+
+extension Trait where Self == FprintdSuiteHarness {
+    /// Runs the suite against one private fprintd, with `enrolments` enrolled.
+    static func fprintdHarness(enrolling enrolments: [(finger: String, scanID: String)] = []) -> Self {
+        FprintdSuiteHarness(enrolments: enrolments)
+    }
+}
+
+/// Why harness suites are skipped, by name, where the programs are missing.
+let fprintdMissingNote: Comment = "needs fprintd, dbus-daemon and python3-dbusmock; missing: \(FprintdHarness.missingComponents.joined(separator: ", "))"
+
+enum FprintdTestSupport {
+    static var harness: FprintdHarness {
+        get throws { try #require(FprintdSuiteHarness.current, "no harness: the suite needs .fprintdHarness()") }
+    }
+
+    static func sensor(_ harness: FprintdHarness, finger: String = "any") -> FprintdSensor {
+        FprintdSensor(.init(systemBusAddress: harness.systemBusAddress, finger: finger))
+    }
+
+    static func authenticators(
+        _ harness: FprintdHarness,
+        presenter: RecordingPresenter,
+        attempts: any AttemptStore = InMemoryAttemptStore()
+    ) -> Authenticators {
+        Authenticators(appName: "SesameTests", sensor: sensor(harness), presenter: presenter, attempts: attempts)
+    }
+
+    /// Runs `body` and returns the AuthenticationError it throws, or nil on success.
+    static func error(_ body: () async throws(AuthenticationError) -> Void) async -> AuthenticationError? {
+        do throws(AuthenticationError) {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Polls until `condition` holds, or fails the test after `timeout`.
+    static func waitUntil(
+        _ what: Comment,
+        timeout: Duration = .seconds(5),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () -> Bool
+    ) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while !condition() {
+            guard clock.now < deadline else {
+                Issue.record("timed out waiting: \(what)", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+extension RecordingPresenter {
+    func count(of message: PromptMessage) -> Int {
+        messages.filter { $0 == message }.count
+    }
+
+    var notRecognizedCount: Int {
+        messages.filter { if case .notRecognized = $0 { true } else { false } }.count
+    }
+
+    var hints: [ScanHint] {
+        messages.compactMap { if case .hint(let hint) = $0 { hint } else { nil } }
+    }
+}
