@@ -22,7 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
         let report = await StatusReport.gather(machine: try Machine(pamService: pamService))
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {

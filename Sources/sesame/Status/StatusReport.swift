@@ -89,32 +89,37 @@ struct StatusReport: Encodable {
 
     var text: String {
         var lines: [String] = []
-        func line(_ name: String, _ authenticator: Authenticator, details: [String]) {
-            var text = name.padding(toLength: 17, withPad: " ", startingAt: 0) + Self.words(authenticator.state)
-            if let reason = authenticator.reason { text += ": " + reason }
-            lines.append(text)
-            for detail in details { lines.append(String(repeating: " ", count: 17) + detail) }
+        func row(_ label: String, _ value: String) {
+            let gap = String(repeating: " ", count: max(1, Self.column - label.count))
+            lines.append(label + gap + value)
         }
-        var fingerprintDetails: [String] = []
-        if let device = fingerprint.device { fingerprintDetails.append("device: \(device)") }
+        func describe(_ authenticator: Authenticator) -> String {
+            let state = Self.words(authenticator.state)
+            guard let reason = authenticator.reason else { return state }
+            return state + ": " + reason
+        }
+        row("fingerprint", describe(fingerprint))
+        if let device = fingerprint.device { row("", "device: " + device) }
         if let enrolled = fingerprint.enrolled, !enrolled.isEmpty {
-            fingerprintDetails.append("enrolled: \(enrolled.joined(separator: ", "))")
+            row("", "enrolled: " + enrolled.joined(separator: ", "))
         }
-        line("fingerprint", fingerprint, details: fingerprintDetails)
-        line("device passcode", devicePasscode, details: devicePasscode.service.map { ["PAM service: \($0)"] } ?? [])
-        line("app passcode", appPasscode, details: [])
-        var history = "attempts".padding(toLength: 17, withPad: " ", startingAt: 0) + attempts.path
+        row("device passcode", describe(devicePasscode))
+        if let service = devicePasscode.service { row("", "PAM service: " + service) }
+        row("app passcode", describe(appPasscode))
+        row("attempts", attempts.path)
         if let error = attempts.error {
-            history += "\n" + String(repeating: " ", count: 17) + "cannot be read: " + error
+            row("", "cannot be read: " + error)
         } else {
-            history += "\n" + String(repeating: " ", count: 17)
-                + "biometric failures \(attempts.consecutiveBiometricFailures), lockout \(attempts.biometricLockout ? "yes" : "no"), "
-                + "passcode failures \(attempts.consecutivePasscodeFailures)"
-            if let until = attempts.passcodeDelayedUntil { history += ", passcode delayed until \(until)" }
+            let lockout = attempts.biometricLockout ? "yes" : "no"
+            var summary = "biometric failures \(attempts.consecutiveBiometricFailures), lockout \(lockout)"
+            summary += ", passcode failures \(attempts.consecutivePasscodeFailures)"
+            if let until = attempts.passcodeDelayedUntil { summary += ", passcode delayed until \(until)" }
+            row("", summary)
         }
-        lines.append(history)
         return lines.joined(separator: "\n") + "\n"
     }
+
+    private static let column = 17
 
     private static func words(_ state: String) -> String {
         switch state {
