@@ -50,6 +50,9 @@ let package = Package(
         .testTarget(name: "SesameTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
+        // Black-box tests of the built `sesame` binary; the dependency makes
+        // `swift test` build it.
+        .testTarget(name: "sesameTests", dependencies: ["sesame", "SesameTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
