@@ -1,0 +1,92 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
+
+/// `sesame authenticate`: asks the owner to prove they are here; exits 0 when
+/// they do. For scripts: `sesame authenticate --reason "Deploy" && deploy`.
+struct AuthenticateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authenticate",
+        abstract: "Ask the owner to prove they are here (fingerprint, then the login password); exit 0 if they do.",
+        discussion: "Prompts go to the terminal, never to standard output. Ctrl-C cancels (exit 5)."
+    )
+
+    enum Policy: String, ExpressibleByArgument, CaseIterable {
+        case biometrics
+        case deviceOwner = "device-owner"
+
+        var policy: AuthenticationPolicy {
+            switch self {
+            case .biometrics: .biometrics
+            case .deviceOwner: .deviceOwner
+            }
+        }
+    }
+
+    @Option(help: "biometrics (fingerprint only) or device-owner (fingerprint, then the login password).")
+    var policy: Policy = .deviceOwner
+
+    @Option(help: "Why you ask, shown on the prompt.")
+    var reason = "Confirm that it is you"
+
+    @Option(help: "Accept a fingerprint match from the last SECONDS (0…300) without prompting.")
+    var reuse: Double = 0
+
+    @Flag(help: "Fail with exit code 10 instead of prompting.")
+    var noInteraction = false
+
+    @Option(help: "The PAM service that checks the login password.")
+    var pamService = "sesame"
+
+    func validate() throws {
+        guard (0...AuthenticationContext.maximumReuseDuration).contains(reuse) else {
+            throw ValidationError("--reuse must be between 0 and 300 seconds")
+        }
+    }
+
+    func run() async throws {
+        var machine = try Machine(pamService: pamService)
+        #if os(Linux)
+        if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
+        #endif
+        let context = AuthenticationContext(machine.authenticators)
+        context.reuseDuration = reuse
+        context.interactionNotAllowed = noInteraction
+        do throws(AuthenticationError) {
+            try await context.evaluate(policy.policy, localizedReason: reason)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}
+
+extension CommandFailure {
+    /// Maps an authentication error to its exit code and a message.
+    init(_ error: AuthenticationError) {
+        switch error.code {
+        case .authenticationFailed:
+            if let until = error.retryAfter {
+                self.init(status: .lockedOut, message: "too many wrong passwords; try again after \(until.formatted(.iso8601))")
+            } else {
+                self.init(status: .authenticationFailed, message: error.message)
+            }
+        case .userCancel, .appCancel, .systemCancel, .userFallback:
+            self.init(status: .cancelled, message: error.message)
+        case .biometryLockout:
+            self.init(status: .lockedOut, message: error.message)
+        case .passcodeNotSet, .biometryNotAvailable, .biometryNotEnrolled:
+            self.init(status: .notAvailable, message: error.message)
+        case .notInteractive:
+            self.init(status: .notInteractive, message: error.message)
+        case .invalidContext:
+            self.init(status: .failure, message: error.message)
+        }
+    }
+}

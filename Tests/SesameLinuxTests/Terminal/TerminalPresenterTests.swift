@@ -1,0 +1,89 @@
+#if os(Linux)
+import Foundation
+import Sesame
+import SesameLinux
+import Testing
+
+/// The terminal prompt, driven through a real pseudo-terminal.
+@Suite("TerminalPresenter", .serialized, .timeLimit(.minutes(1)))
+struct TerminalPresenterTests {
+    @Test("Issue 4: the password is read masked: one * per character, never the text, and the terminal is restored")
+    func maskedEntry() async throws {
+        let terminal = try PseudoTerminal()
+        let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
+        #expect(terminal.echoes)
+        let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
+        #expect(terminal.read(until: "Password: ").contains("Password: "))
+        terminal.type("hunter2x")
+        terminal.type("\u{7f}")          // backspace removes the x
+        terminal.type("\r")
+        guard case .entered(let secret) = await entry.value else {
+            Issue.record("expected an entered secret")
+            return
+        }
+        #expect(secret.constantTimeEquals(SecretBytes(utf8: "hunter2")))
+        let shown = terminal.read(seconds: 0.3)
+        #expect(!shown.contains("hunter"))
+        #expect(shown.hasPrefix("********"), "one mark per typed character")
+        #expect(terminal.echoes, "raw mode was restored")
+    }
+
+    @Test("Issue 4: Ctrl-C during the password cancels and restores the terminal")
+    func controlC() async throws {
+        let terminal = try PseudoTerminal()
+        let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
+        let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
+        _ = terminal.read(until: "Password: ")
+        terminal.type("abc\u{03}")
+        guard case .cancelled = await entry.value else {
+            Issue.record("Ctrl-C must cancel")
+            return
+        }
+        #expect(terminal.echoes)
+    }
+
+    @Test("Issue 3: retry hints and the fallback offer reach the terminal; Enter then chooses the fallback, Ctrl-C cancels")
+    func messagesAndButtons() async throws {
+        let terminal = try PseudoTerminal()
+        let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
+        await presenter.begin(AuthenticationPrompt(appName: "sesame", reason: "Deploy to production", cancelTitle: "Cancel",
+                                                   fallbackTitle: "Enter Password", method: .biometrics))
+        await presenter.show(.hint(.fingerNotCentered))
+        await presenter.show(.fallbackOffered(title: "Enter Password"))
+        let shown = terminal.read(until: "Or press Enter")
+        #expect(shown.contains("sesame: Deploy to production"))
+        #expect(shown.contains("Touch the fingerprint reader"))
+        #expect(shown.contains("Your finger was not centred on the sensor. Try again."))
+
+        let fallback = Task { await presenter.userAction() }
+        try await Task.sleep(for: .milliseconds(100))
+        terminal.type("\r")
+        #expect(await fallback.value == .fallback)
+
+        let cancel = Task { await presenter.userAction() }
+        try await Task.sleep(for: .milliseconds(100))
+        terminal.type("\u{03}")
+        #expect(await cancel.value == .cancel)
+        #expect(terminal.echoes)
+    }
+
+    @Test("A waiting prompt returns at once when its task is cancelled (the scan finished first)")
+    func cancelledWait() async throws {
+        let terminal = try PseudoTerminal()
+        let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
+        let wait = Task { await presenter.userAction() }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        wait.cancel()
+        #expect(await wait.value == nil)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(terminal.echoes)
+    }
+
+    @Test("No terminal: the presenter cannot be made")
+    func noTerminal() {
+        #expect(TerminalPresenter(path: "/nonexistent/tty") == nil)
+        #expect(TerminalPresenter(path: "/dev/null") == nil, "not a terminal")
+    }
+}
+#endif
