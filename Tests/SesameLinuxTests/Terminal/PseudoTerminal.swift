@@ -52,6 +52,13 @@ final class PseudoTerminal {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Waits until the program switched the terminal to raw input; keys typed
+    /// before that are flushed by the switch, as on any terminal.
+    func waitForRawMode(seconds: Double = 5) async {
+        let deadline = Date().addingTimeInterval(seconds)
+        while echoes && Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
     /// Whether the terminal echoes input (its normal, cooked mode).
     var echoes: Bool {
         var mode = termios()

@@ -14,6 +14,7 @@ struct TerminalPresenterTests {
         #expect(terminal.echoes)
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
         #expect(terminal.read(until: "Password: ").contains("Password: "))
+        await terminal.waitForRawMode()
         terminal.type("hunter2x")
         terminal.type("\u{7f}")          // backspace removes the x
         terminal.type("\r")
@@ -34,6 +35,7 @@ struct TerminalPresenterTests {
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
         _ = terminal.read(until: "Password: ")
+        await terminal.waitForRawMode()
         terminal.type("abc\u{03}")
         guard case .cancelled = await entry.value else {
             Issue.record("Ctrl-C must cancel")
@@ -56,12 +58,14 @@ struct TerminalPresenterTests {
         #expect(shown.contains("Your finger was not centred on the sensor. Try again."))
 
         let fallback = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         terminal.type("\r")
         #expect(await fallback.value == .fallback)
 
+        // The previous read restores the mode as it ends; wait for that first.
+        while !terminal.echoes { try await Task.sleep(for: .milliseconds(5)) }
         let cancel = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         terminal.type("\u{03}")
         #expect(await cancel.value == .cancel)
         #expect(terminal.echoes)
@@ -72,7 +76,7 @@ struct TerminalPresenterTests {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let wait = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         let start = ContinuousClock.now
         wait.cancel()
         #expect(await wait.value == nil)
