@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its directory's name (the checkout's name
+// in CI, a worktree's name locally), so derive it instead of assuming "Sesame".
+let sesame = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+// Benchmarks live apart so the library does not depend on the benchmark
+// package. Run: cd Benchmarks && swift package benchmark
+let package = Package(
+    name: "SesameBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FprintdBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameLinux", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+            ],
+            path: "Benchmarks/FprintdBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
