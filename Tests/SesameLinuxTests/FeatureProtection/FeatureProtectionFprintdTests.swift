@@ -40,7 +40,7 @@ struct FeatureProtectionFprintdTests {
         )
     }
 
-    private func authenticate(_ protection: FeatureProtection, scan harness: FprintdHarness) async throws -> FeatureProtectionError? {
+    private func authenticate(_ protection: FeatureProtection, scan harness: FprintdHarness, presenter: RecordingPresenter) async throws -> FeatureProtectionError? {
         let run = Task {
             do throws(FeatureProtectionError) {
                 try await protection.authenticate("transfer", reason: "Send 20 EUR")
@@ -49,8 +49,8 @@ struct FeatureProtectionFprintdTests {
                 return error
             }
         }
-        try await harness.scan("owner")
-        return await run.value
+        try await Support.scanWhenVerifying(harness, presenter, "owner")
+        return await Support.value(of: run)
     }
 
     @Test("SPEC B3, C1-C3: a second finger enrolled between two accesses forces the app's verification, then is trusted")
@@ -64,13 +64,13 @@ struct FeatureProtectionFprintdTests {
         let strict = protection(harness, store: store, keys: keys, presenter: presenter, verifications: refusing)
 
         try await strict.enable("transfer")
-        #expect(try await authenticate(strict, scan: harness) == nil)
+        #expect(try await authenticate(strict, scan: harness, presenter: presenter) == nil)
         #expect(refusing.count.withLock { $0 } == 0)
 
         // The intruder enrols their own finger.
         try await harness.enrol(finger: "right-little-finger", scanID: "intruder")
 
-        let refused = try await authenticate(strict, scan: harness)
+        let refused = try await authenticate(strict, scan: harness, presenter: presenter)
         guard case .enrolmentChanged = refused else {
             Issue.record("expected enrolmentChanged, got \(String(describing: refused))")
             return
@@ -78,8 +78,8 @@ struct FeatureProtectionFprintdTests {
         #expect(refusing.count.withLock { $0 } == 1)
 
         let owner = protection(harness, store: store, keys: keys, presenter: presenter, verifications: accepting)
-        #expect(try await authenticate(owner, scan: harness) == nil)
-        #expect(try await authenticate(strict, scan: harness) == nil, "the new enrolment was recorded after the verification")
+        #expect(try await authenticate(owner, scan: harness, presenter: presenter) == nil)
+        #expect(try await authenticate(strict, scan: harness, presenter: presenter) == nil, "the new enrolment was recorded after the verification")
         #expect(accepting.count.withLock { $0 } == 1)
     }
 }

@@ -13,7 +13,7 @@ struct TerminalPresenterTests {
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         #expect(terminal.echoes)
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        #expect(terminal.read(until: "Password: ").contains("Password: "))
+        #expect(await terminal.read(until: "Password: ", seconds: 20).contains("Password: "))
         await terminal.waitForRawMode()
         terminal.type("hunter2x")
         terminal.type("\u{7f}")          // backspace removes the x
@@ -23,7 +23,7 @@ struct TerminalPresenterTests {
             return
         }
         #expect(secret.constantTimeEquals(SecretBytes(utf8: "hunter2")))
-        let shown = terminal.read(seconds: 0.3)
+        let shown = await terminal.read(until: "\n", seconds: 20)
         #expect(!shown.contains("hunter"))
         #expect(shown.hasPrefix("********"), "one mark per typed character")
         #expect(terminal.echoes, "raw mode was restored")
@@ -34,7 +34,7 @@ struct TerminalPresenterTests {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        _ = terminal.read(until: "Password: ")
+        _ = await terminal.read(until: "Password: ", seconds: 20)
         await terminal.waitForRawMode()
         terminal.type("abc\u{03}")
         guard case .cancelled = await entry.value else {
@@ -52,7 +52,7 @@ struct TerminalPresenterTests {
                                                    fallbackTitle: "Enter Password", method: .biometrics))
         await presenter.show(.hint(.fingerNotCentered))
         await presenter.show(.fallbackOffered(title: "Enter Password"))
-        let shown = terminal.read(until: "Or press Enter")
+        let shown = await terminal.read(until: "Or press Enter", seconds: 20)
         #expect(shown.contains("sesame: Deploy to production"))
         #expect(shown.contains("Touch the fingerprint reader"))
         #expect(shown.contains("Your finger was not centred on the sensor. Try again."))
