@@ -17,7 +17,13 @@ let package = Package(
     ],
     targets: [
         // The model and the rules; platform-neutral, no system dependency.
-        .target(name: "Sesame", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "Sesame",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
 
         // dlopen shims for libsystemd (sd-bus) and libpam: nothing is linked at
         // build time, so `swift build` needs no -dev package.
