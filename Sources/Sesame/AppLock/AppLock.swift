@@ -20,6 +20,7 @@ public actor AppLock {
     /// The machine's current snapshot.
     public private(set) var machine: AppLockMachine
     /// Every snapshot after a change, for the UI; the current one first.
+    /// One consumer: iterate it from one task and hop to the main actor there.
     public nonisolated let updates: AsyncStream<AppLockMachine>
     private let continuation: AsyncStream<AppLockMachine>.Continuation
     private let authenticators: Authenticators

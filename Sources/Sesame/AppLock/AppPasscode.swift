@@ -48,7 +48,9 @@ public final class AppPasscode: AppPasscodeVerifier {
     ///   - backoff: The delays after wrong entries; iOS's by default.
     ///   - onErase: Erases the data the passcode protects; called after the
     ///     tenth wrong entry in a row when that setting is on, before the
-    ///     passcode is removed. Without it the setting cannot be switched on.
+    ///     passcode is removed. Without it the setting cannot be switched
+    ///     on, and a record that has it on only delays: the passcode is never
+    ///     removed while the data it guards stays.
     public init(
         appIdentifier: String,
         store: any AppPasscodeStore,
