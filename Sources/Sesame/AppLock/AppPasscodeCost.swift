@@ -31,7 +31,7 @@ public struct AppPasscodeCost: Sendable, Hashable, Codable, CustomStringConverti
     /// 0.31 s for `verify` in a release build on Sesame's 2-core x86-64 CI
     /// machine): slow enough that trying all million 6-digit passcodes
     /// against a stolen record costs about 3.5 core-days, fast enough for
-    /// one unlock. Debug builds are no slower: scrypt is BoringSSL's C code.
+    /// one unlock. Debug builds are several times slower; tests pass a low cost.
     public static let standard = AppPasscodeCost(n: 1 << 17, r: 8, p: 1)
 
     public var description: String { "scrypt(N=\(n), r=\(r), p=\(p))" }
