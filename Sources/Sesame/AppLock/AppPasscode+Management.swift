@@ -19,7 +19,7 @@ extension AppPasscode {
         try await serially { () async throws(AppPasscodeError) in
             guard !passcode.isEmpty else { throw .emptyPasscode }
             guard try await self.load() == nil else { throw .alreadySet }
-            try await self.save(try self.newRecord(passcode))
+            try await self.save(try await self.newRecord(passcode))
         }
     }
 
@@ -34,7 +34,7 @@ extension AppPasscode {
         try await serially { () async throws(AppPasscodeError) in
             guard !new.isEmpty else { throw .emptyPasscode }
             let record = try await self.check(current).get()
-            var replacement = try self.newRecord(new)
+            var replacement = try await self.newRecord(new)
             replacement.eraseAfterTenFailures = record.eraseAfterTenFailures
             try await self.save(replacement)
         }
@@ -96,9 +96,9 @@ extension AppPasscode {
         }
     }
 
-    private func newRecord(_ passcode: SecretBytes) throws(AppPasscodeError) -> AppPasscodeRecord {
+    private func newRecord(_ passcode: SecretBytes) async throws(AppPasscodeError) -> AppPasscodeRecord {
         do {
-            return try AppPasscodeRecord.new(passcode, cost: cost)
+            return try await AppPasscodeRecord.new(passcode, cost: cost)
         } catch {
             throw .storage("the passcode cannot be hashed (\(error))")
         }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CryptoExtras
 import Crypto
+import Dispatch
 
 /// The self-contained record of one app's passcode, stored as JSON: the
 /// scrypt hash with its salt and parameters, the attempt history and the
@@ -32,10 +33,10 @@ struct AppPasscodeRecord: Codable, Sendable {
     var eraseAfterTenFailures: Bool
 
     /// A fresh record for `passcode`.
-    static func new(_ passcode: SecretBytes, cost: AppPasscodeCost) throws -> AppPasscodeRecord {
+    static func new(_ passcode: SecretBytes, cost: AppPasscodeCost) async throws -> AppPasscodeRecord {
         AppPasscodeRecord(
             version: currentVersion,
-            hash: try PasscodeHash.make(passcode, cost: cost),
+            hash: try await PasscodeHash.make(passcode, cost: cost),
             attemptKey: randomBytes(32),
             failures: 0,
             delay: nil,
@@ -100,9 +101,9 @@ struct PasscodeHash: Codable, Sendable {
         return AppPasscodeCost(n: n, r: r, p: p)
     }
 
-    static func make(_ passcode: SecretBytes, cost: AppPasscodeCost) throws -> PasscodeHash {
+    static func make(_ passcode: SecretBytes, cost: AppPasscodeCost) async throws -> PasscodeHash {
         let salt = randomBytes(saltLength)
-        let key = try derive(passcode, salt: salt, cost: cost)
+        let key = try await derive(passcode, salt: salt, cost: cost)
         return PasscodeHash(
             algorithm: "scrypt", n: cost.n, r: cost.r, p: cost.p, salt: salt,
             key: key.withUnsafeBytes { Data($0) }
@@ -110,9 +111,9 @@ struct PasscodeHash: Codable, Sendable {
     }
 
     /// The key `passcode` derives under this hash's salt and cost.
-    func derive(_ passcode: SecretBytes) throws -> SymmetricKey {
+    func derive(_ passcode: SecretBytes) async throws -> SymmetricKey {
         guard let cost else { throw AppPasscodeError.storage("unknown hash parameters \(algorithm) N=\(n) r=\(r) p=\(p)") }
-        return try Self.derive(passcode, salt: salt, cost: cost)
+        return try await Self.derive(passcode, salt: salt, cost: cost)
     }
 
     /// Whether `derived` is this hash's key, in constant time.
@@ -122,14 +123,24 @@ struct PasscodeHash: Codable, Sendable {
         }
     }
 
-    private static func derive(_ passcode: SecretBytes, salt: Data, cost: AppPasscodeCost) throws -> SymmetricKey {
-        // Straight from the wiped-on-release buffer: no copy of the passcode is made here.
-        try passcode.withUnsafeBytes { bytes in
-            try KDF.Scrypt.deriveKey(
-                from: bytes, salt: salt, outputByteCount: keyLength,
-                rounds: cost.n, blockSize: cost.r, parallelism: cost.p
-            )
+    /// Runs scrypt on a Dispatch thread: at the standard cost it holds a core
+    /// for about 0.3 s, which must not take one of the few threads of Swift's
+    /// cooperative pool (two on a 2-core machine) away from the app.
+    private static func derive(_ passcode: SecretBytes, salt: Data, cost: AppPasscodeCost) async throws -> SymmetricKey {
+        let result: Result<SymmetricKey, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                // Straight from the wiped-on-release buffer: no copy of the passcode is made here.
+                continuation.resume(returning: Result {
+                    try passcode.withUnsafeBytes { bytes in
+                        try KDF.Scrypt.deriveKey(
+                            from: bytes, salt: salt, outputByteCount: keyLength,
+                            rounds: cost.n, blockSize: cost.r, parallelism: cost.p
+                        )
+                    }
+                })
+            }
         }
+        return try result.get()
     }
 }
 
