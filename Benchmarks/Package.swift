@@ -27,6 +27,16 @@ let package = Package(
             path: "Benchmarks/FprintdBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "AppPasscodeBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+            ],
+            path: "Benchmarks/AppPasscodeBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
