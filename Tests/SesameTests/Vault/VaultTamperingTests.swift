@@ -109,7 +109,7 @@ struct VaultTamperingTests {
         _ = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
     }
 
-    @Test("The vault directory is created 0700 and the file 0600")
+    @Test("The vault directory is created 0700, the file 0600, in WAL mode with full sync")
     func modes() async throws {
         let fixture = try await VaultFixture()
         let directory = (fixture.path as NSString).deletingLastPathComponent
@@ -117,6 +117,10 @@ struct VaultTamperingTests {
         let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as! Int
         let keyMode = try FileManager.default.attributesOfItem(atPath: Vault.defaultDeviceKeyPath(forVaultAt: fixture.path))[.posixPermissions] as! Int
         #expect(fileMode == 0o600 && directoryMode == 0o700 && keyMode == 0o600)
+        let (journal, synchronous) = try await fixture.vault.database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(journal == "wal" && synchronous == 2, "WAL with synchronous = FULL")
         #expect(Vault.defaultPath(environment: ["XDG_DATA_HOME": "/x"]) == "/x/sesame/vault.sqlite")
         #expect(Vault.defaultPath(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/sesame/vault.sqlite")
     }
