@@ -22,7 +22,16 @@ extension Vault {
         else { throw VaultError(.tampered, "\(row.name) has an unreadable access control or key wrapping") }
         let context = context ?? makeContext()
         let (satisfied, domainState) = try await authorize(accessControl, for: operation, name: row.name, prompt: prompt, context: context)
+        return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+                                 satisfied: satisfied, domainState: domainState, context: context)
+    }
 
+    /// Unwraps the item key with the first wrapping whose factors are all in
+    /// `satisfied`, telling invalidation, wrong passwords and tampering apart.
+    func unwrapItemKey(
+        _ row: ItemRow, accessControl: AccessControl, accessibility: ItemAccessibility, wrappings: [Wrapping],
+        satisfied: Set<AccessControl.Flag>, domainState: DomainState?, context: AuthenticationContext
+    ) throws(VaultError) -> SymmetricKey {
         var invalidated = false
         var wrongPassword = false
         for wrapping in wrappings where wrapping.factors.isSubset(of: satisfied) {

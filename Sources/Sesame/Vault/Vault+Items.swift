@@ -39,6 +39,16 @@ extension Vault {
         accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
+        try await addItem(value, service: service, account: account, label: label, accessibility: accessibility,
+                          accessControl: accessControl, context: context, dates: nil)
+    }
+
+    /// ``add(_:service:account:label:accessibility:accessControl:context:)``,
+    /// keeping the dates of an imported item.
+    func addItem(
+        _ value: SecretBytes, service: String, account: String, label: String?, accessibility: ItemAccessibility,
+        accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?
+    ) async throws(VaultError) {
         guard !service.isEmpty, !account.isEmpty else {
             throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
         }
@@ -90,7 +100,7 @@ extension Vault {
         var row = ItemRow(
             id: id, service: service, account: account, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
-            created: now, modified: now, wrappings: Wrapping.encode(wrappings),
+            created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: Wrapping.encode(wrappings),
             commitment: domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
