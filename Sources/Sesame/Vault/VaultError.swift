@@ -67,18 +67,31 @@ public struct VaultError: Error, Sendable, Hashable, CustomStringConvertible {
         (value as? VaultError)?.status == pattern.status
     }
 
+    /// A `userCanceled` error, for matching in `catch` clauses and tests.
     public static let userCanceled = VaultError(.userCanceled, "The user cancelled")
+    /// A `itemNotFound` error, for matching in `catch` clauses and tests.
     public static let itemNotFound = VaultError(.itemNotFound, "No such item")
+    /// A `authFailed` error, for matching in `catch` clauses and tests.
     public static let authFailed = VaultError(.authFailed, "Authentication failed")
+    /// A `duplicateItem` error, for matching in `catch` clauses and tests.
     public static let duplicateItem = VaultError(.duplicateItem, "The item already exists")
+    /// A `interactionNotAllowed` error, for matching in `catch` clauses and tests.
     public static let interactionNotAllowed = VaultError(.interactionNotAllowed, "Interaction is not allowed")
+    /// A `notAvailable` error, for matching in `catch` clauses and tests.
     public static let notAvailable = VaultError(.notAvailable, "Not available")
+    /// A `itemInvalidated` error, for matching in `catch` clauses and tests.
     public static let itemInvalidated = VaultError(.itemInvalidated, "The item was invalidated")
+    /// A `tampered` error, for matching in `catch` clauses and tests.
     public static let tampered = VaultError(.tampered, "Stored data was tampered with")
+    /// A `damaged` error, for matching in `catch` clauses and tests.
     public static let damaged = VaultError(.damaged, "The file is damaged")
+    /// A `insecurePermissions` error, for matching in `catch` clauses and tests.
     public static let insecurePermissions = VaultError(.insecurePermissions, "Permissions are too open")
+    /// A `locked` error, for matching in `catch` clauses and tests.
     public static let locked = VaultError(.locked, "The vault is locked")
+    /// A `ioError` error, for matching in `catch` clauses and tests.
     public static let ioError = VaultError(.ioError, "Input/output error")
+    /// A `invalidArgument` error, for matching in `catch` clauses and tests.
     public static let invalidArgument = VaultError(.invalidArgument, "Invalid argument")
 }
 
