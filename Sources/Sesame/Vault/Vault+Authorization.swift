@@ -20,10 +20,45 @@ extension Vault {
               let accessibility = ItemAccessibility(rawValue: row.accessibility),
               let wrappings = try? Wrapping.decode(row.wrappings)
         else { throw VaultError(.tampered, "\(row.name) has an unreadable access control or key wrapping") }
+        if row.commitment?.isEmpty == true, wrappings.allSatisfy({ $0.factors.contains(.biometryCurrentSet) }) {
+            throw Self.invalidated(row)
+        }
         let context = context ?? makeContext()
         let (satisfied, domainState) = try await authorize(accessControl, for: operation, name: row.name, prompt: prompt, context: context)
-        return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
-                                 satisfied: satisfied, domainState: domainState, context: context)
+        do throws(VaultError) {
+            return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+                                     satisfied: satisfied, domainState: domainState, context: context)
+        } catch where error.status == .itemInvalidated {
+            try await forgetEnrolmentBoundKeys(of: row)
+            throw error
+        }
+    }
+
+    private static func invalidated(_ row: ItemRow) -> VaultError {
+        VaultError(.itemInvalidated, "\(row.name) was bound to the biometric enrolment when it was created; the enrolment has changed since, so it can never be read again. Delete it and store it anew")
+    }
+
+    /// Makes an invalidation permanent, as the platform deletes such items
+    /// (SPEC D5): the enrolment-bound wrappings lose their sealed key and the
+    /// commitment becomes empty, the marker later reads recognise without
+    /// prompting. Otherwise re-enrolling the same fingers would revive the item.
+    private func forgetEnrolmentBoundKeys(of row: ItemRow) async throws(VaultError) {
+        guard row.commitment?.isEmpty == false, let wrappings = try? Wrapping.decode(row.wrappings) else { return }
+        var updated = row
+        updated.commitment = []
+        updated.wrappings = Wrapping.encode(wrappings.map { wrapping in
+            var wrapping = wrapping
+            if wrapping.factors.contains(.biometryCurrentSet) { wrapping.sealed = [] }
+            return wrapping
+        })
+        updated.mac = keyring.mac(updated)
+        let finished = updated
+        try await write { db in
+            // Only the row that was judged; a concurrent change wins.
+            guard let current = try ItemRow.fetch(db, service: row.service, account: row.account).map({ row throws in try ItemRow(row) }),
+                  current.mac == row.mac else { return }
+            try finished.replace(db)
+        }
     }
 
     /// Unwraps the item key with the first wrapping whose factors are all in
@@ -68,9 +103,7 @@ extension Vault {
         if wrongPassword {
             throw VaultError(.authFailed, "Wrong application password for \(row.name) (SPEC D6)")
         }
-        if invalidated {
-            throw VaultError(.itemInvalidated, "\(row.name) was bound to the biometric enrolment when it was created; the enrolment has changed since, so it can never be read again. Delete it and store it anew")
-        }
+        if invalidated { throw Self.invalidated(row) }
         throw VaultError(.authFailed, "The authentication did not satisfy the access control of \(row.name) (\(accessControl))")
     }
 

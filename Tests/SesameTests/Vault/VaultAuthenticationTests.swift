@@ -96,9 +96,11 @@ struct VaultAuthenticationTests {
         #expect(try await fixture.read("any") == "secret")
         fixture.sensor.present(.match)
         #expect(try await fixture.read("presence") == "secret")
-        // Permanently: enrolling back does not matter, a new scan still sees a different set.
-        fixture.sensor.present(.match)
+        // Permanently: removing the new finger again does not revive it, and no scan is wasted on it.
+        fixture.sensor.unenrol("another")
+        let scans = fixture.sensor.scansStarted
         #expect(await fixture.status { _ = try await fixture.read("current") } == .itemInvalidated)
+        #expect(fixture.sensor.scansStarted == scans)
         #expect(try await fixture.vault.contains(service: "svc", account: "current"))
     }
 
