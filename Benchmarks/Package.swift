@@ -1,21 +1,47 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
-// Benchmarks live in a package of their own so that the library's users never
-// resolve the benchmark harness. Run: cd Benchmarks && swift package benchmark
+// A path dependency's identity is its directory's name (the checkout's name
+// in CI, a worktree's name locally), so derive it instead of assuming "Sesame".
+let sesame = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+// Benchmarks live apart so the library does not depend on the benchmark
+// package. Run: cd Benchmarks && swift package benchmark
 let package = Package(
     name: "SesameBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "Sesame", path: ".."),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
+            name: "FprintdBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameLinux", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+            ],
+            path: "Benchmarks/FprintdBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "AppPasscodeBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+            ],
+            path: "Benchmarks/AppPasscodeBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "VaultBenchmarks",
             dependencies: [
-                .product(name: "Sesame", package: "Sesame"),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
             ],
             path: "Benchmarks/VaultBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

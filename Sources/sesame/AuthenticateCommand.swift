@@ -1,4 +1,10 @@
 import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -59,6 +65,13 @@ struct AuthenticateCommand: AsyncParsableCommand {
         let context = AuthenticationContext(machine.authenticators)
         context.reuseDuration = reuse
         context.interactionNotAllowed = noInteraction
+        // Ctrl-C outside the prompt's raw input (which reads it as Cancel)
+        // still cancels cleanly: the reader is released and the exit code is 5.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { context.invalidate() }
+        interrupt.resume()
+        defer { interrupt.cancel() }
         do throws(AuthenticationError) {
             try await context.evaluate(policy.policy, localizedReason: reason)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Sesame
 import SesameTesting
 import Testing
 
@@ -14,10 +15,12 @@ import Testing
 )
 struct AuthenticateCommandTests {
     /// A running `sesame authenticate` in a terminal, typed into through `script`.
-    final class TerminalSession {
+    final class TerminalSession: @unchecked Sendable {
         let process = Process()
         let input = Pipe()
         let output = Pipe()
+        private let screen = Locked(Data())
+        private let reader: Thread
 
         init(arguments: [String], environment: [String: String]) throws {
             let command = ([SesameBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
@@ -27,27 +30,72 @@ struct AuthenticateCommandTests {
             process.standardInput = input
             process.standardOutput = output
             process.standardError = output
+            let handle = output.fileHandleForReading
+            let screen = self.screen
+            reader = Thread {
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    screen.withLock { $0.append(chunk) }
+                }
+            }
             try process.run()
+            reader.start()
         }
+
+        var text: String { screen.withLock { String(decoding: $0, as: UTF8.self) } }
 
         func type(_ text: String) {
             input.fileHandleForWriting.write(Data(text.utf8))
         }
 
-        func finish() -> (status: Int32, screen: String) {
-            process.waitUntilExit()
-            let screen = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return (process.terminationStatus, screen)
+        /// Waits until the terminal shows `needle`.
+        func waitForScreen(_ needle: String, seconds: Double = 20) async throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !text.contains(needle) {
+                guard Date() < deadline else { throw EnvironmentError("the terminal never showed \(needle): \(text)") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
+
+        /// Waits for the exit on a thread of its own, not on the concurrency
+        /// pool; a session still running after `seconds` is ended (its
+        /// terminal hangs up) so a lost scan fails the test instead of hanging it.
+        func finish(seconds: Double = 30) async -> (status: Int32, screen: String) {
+            let process = self.process
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread {
+                    let deadline = Date().addingTimeInterval(seconds)
+                    while process.isRunning && Date() < deadline { usleep(10_000) }
+                    if process.isRunning { process.terminate() }
+                    process.waitUntilExit()
+                    continuation.resume()
+                }.start()
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+            return (process.terminationStatus, text)
+        }
+    }
+
+    struct EnvironmentError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]
     }
 
-    private func waitForScan(_ harness: FprintdHarness) async throws {
-        // The reader's commands queue until sesame has claimed it.
+    /// Waits until sesame's verify is running: a retry hint sent to the
+    /// reader shows on the terminal. Scans sent before that can be lost by
+    /// the virtual reader while the claim is being set up.
+    private func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
+        try await session.waitForScreen("Touch the fingerprint reader")
+        let hints = session.text.components(separatedBy: "not centred").count
         try await harness.retry(2)
+        let deadline = Date().addingTimeInterval(20)
+        while session.text.components(separatedBy: "not centred").count == hints {
+            guard Date() < deadline else { throw EnvironmentError("no retry hint shown: \(session.text)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     @Test("A match exits 0, after the prompt and a retry hint were shown on the terminal")
@@ -60,9 +108,9 @@ struct AuthenticateCommandTests {
 
         let session = try TerminalSession(arguments: ["authenticate", "--policy", "biometrics", "--reason", "Deploy to production"],
                                           environment: environment(harness, home: home))
-        try await waitForScan(harness)
+        try await waitForScan(harness, session)
         try await harness.scan("owner")
-        let (status, screen) = session.finish()
+        let (status, screen) = await session.finish()
         #expect(status == 0)
         #expect(screen.contains("sesame: Deploy to production"))
         #expect(screen.contains("Touch the fingerprint reader"))
@@ -80,20 +128,24 @@ struct AuthenticateCommandTests {
         let arguments = ["authenticate", "--policy", "biometrics"]
 
         let failing = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        for _ in 1...3 {
+        try await waitForScan(harness, failing)
+        for attempt in 1...3 {
             try await harness.scan("stranger")
-            try await Task.sleep(for: .milliseconds(150))
+            if attempt < 3 {
+                try await failing.waitForScreen("\(3 - attempt) attempt")
+                try await waitForScan(harness, failing)
+            }
         }
-        let failed = failing.finish()
+        let failed = await failing.finish()
         #expect(failed.status == 4)
         #expect(failed.screen.contains("Not recognised. 2 attempts left."))
 
         let cancelled = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        try await waitForScan(harness)
+        try await waitForScan(harness, cancelled)
         cancelled.type("\u{03}")
-        let result = cancelled.finish()
+        let result = await cancelled.finish()
         #expect(result.status == 5)
-        #expect(result.screen.contains("cancelled by the user"))
+        #expect(result.screen.contains("cancelled"))
         // Released: the real fprintd-verify can claim the reader right away.
         #expect(try await harness.fprintdVerify(scanID: "owner"))
     }

@@ -14,7 +14,15 @@ struct SesameBinary {
         return executable.deletingLastPathComponent().appendingPathComponent("sesame")
     }()
 
-    static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
+    /// Runs the binary on a thread of its own: waiting for a process must not
+    /// hold one of the few threads Swift's concurrency pool has.
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment) }) }.start()
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments

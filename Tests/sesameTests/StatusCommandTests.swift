@@ -21,9 +21,9 @@ struct StatusCommandTests {
     }
 
     @Test("Reports every authenticator with a reason on a machine without a system bus, and creates no file")
-    func noSystemBus() throws {
+    func noSystemBus() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try SesameBinary.run(["status"], environment: environment(bus: "unix:path=\(home)/no-such-socket"))
+        let result = try await SesameBinary.run(["status"], environment: environment(bus: "unix:path=\(home)/no-such-socket"))
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("fingerprint      not available: cannot connect to the system bus") == true)
@@ -34,9 +34,9 @@ struct StatusCommandTests {
     }
 
     @Test("--json carries stable reason codes")
-    func jsonShape() throws {
+    func jsonShape() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try SesameBinary.run(["status", "--json", "--pam-service", "sesame-no-such-service"],
+        let result = try await SesameBinary.run(["status", "--json", "--pam-service", "sesame-no-such-service"],
                                           environment: environment(bus: "unix:path=\(home)/no-such-socket"))
         #expect(result.status == 0)
         let report = try json(result)
@@ -51,9 +51,9 @@ struct StatusCommandTests {
     }
 
     @Test("An invalid PAM service name is a usage error, not a crash")
-    func invalidService() throws {
+    func invalidService() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try SesameBinary.run(["status", "--pam-service", "../etc/passwd"], environment: environment(bus: "unix:path=/nonexistent"))
+        let result = try await SesameBinary.run(["status", "--pam-service", "../etc/passwd"], environment: environment(bus: "unix:path=/nonexistent"))
         #expect(result.status != 0)
         #expect(result.stderr.contains("Error"))
         #expect(result.stdout.isEmpty)
@@ -68,17 +68,17 @@ struct StatusCommandTests {
         defer { harness.stop() }
         let bus = harness.systemBusAddress
 
-        let empty = try json(SesameBinary.run(["status", "--json"], environment: environment(bus: bus)))
+        let empty = try json(await SesameBinary.run(["status", "--json"], environment: environment(bus: bus)))
         #expect((empty["fingerprint"] as? [String: Any])?["state"] as? String == "notEnrolled")
 
         try await harness.enrol(finger: "left-thumb", scanID: "owner")
-        let ready = try SesameBinary.run(["status"], environment: environment(bus: bus))
+        let ready = try await SesameBinary.run(["status"], environment: environment(bus: bus))
         #expect(ready.stdout.contains("fingerprint      ready"))
         #expect(ready.stdout.contains("device: Virtual device for debugging"))
         #expect(ready.stdout.contains("enrolled: left-thumb"))
 
         harness.stopFprintd()
-        let stopped = try json(SesameBinary.run(["status", "--json"], environment: environment(bus: bus)))
+        let stopped = try json(await SesameBinary.run(["status", "--json"], environment: environment(bus: bus)))
         let fingerprint = try #require(stopped["fingerprint"] as? [String: Any])
         #expect(fingerprint["reasonCode"] as? String == "serviceNotRunning")
         #expect(fingerprint["reason"] as? String == "fprintd is not running")

@@ -44,26 +44,27 @@ struct DeviceOwnerIntegrationTests {
         let (authenticators, presenter) = try machine(harness, pam)
 
         let first = evaluate(.biometrics, authenticators)
-        for attempt in 1...3 {
+        try await Support.scanWhenVerifying(harness, presenter, "stranger")
+        for attempt in 2...3 {
+            try await Support.waitUntil("no-match \(attempt - 1)") { presenter.notRecognizedCount == attempt - 1 }
             try await harness.scan("stranger")
-            if attempt < 3 { try await Support.waitUntil("no-match \(attempt)") { presenter.notRecognizedCount == attempt } }
         }
-        #expect(await first.value?.code == .authenticationFailed)
+        #expect(await Support.value(of: first)?.code == .authenticationFailed)
         let second = evaluate(.biometrics, authenticators)
-        try await harness.scan("stranger")
+        try await Support.scanWhenVerifying(harness, presenter, "stranger")
         try await Support.waitUntil("no-match 4") { presenter.notRecognizedCount == 3 }
         try await harness.scan("stranger")
-        #expect(await second.value?.code == .biometryLockout)
+        #expect(await Support.value(of: second)?.code == .biometryLockout)
 
         // Locked out: deviceOwner goes straight to PAM; the right password clears the lockout.
         presenter.answerSecrets(.enter(PAMTestEnvironment.password))
-        #expect(await evaluate(.deviceOwner, authenticators).value == nil)
+        #expect(await Support.value(of: evaluate(.deviceOwner, authenticators)) == nil)
         #expect(presenter.secretRequests.map(\.kind) == [.devicePasscode])
         #expect(presenter.secretRequests.first?.prompt == "Password: ", "PAM's own question reaches the presenter")
 
         let fingerprintAgain = evaluate(.biometrics, authenticators)
-        try await harness.scan("owner")
-        #expect(await fingerprintAgain.value == nil)
+        try await Support.scanWhenVerifying(harness, presenter, "owner")
+        #expect(await Support.value(of: fingerprintAgain) == nil)
     }
 
     @Test("SPEC A1: after three stranger scans deviceOwner asks PAM; a wrong password too fails the policy")
@@ -75,19 +76,21 @@ struct DeviceOwnerIntegrationTests {
 
         presenter.answerSecrets(.enter(PAMTestEnvironment.password))
         let accepted = evaluate(.deviceOwner, authenticators)
-        for attempt in 1...3 {
+        try await Support.scanWhenVerifying(harness, presenter, "stranger")
+        for attempt in 2...3 {
+            try await Support.waitUntil("no-match \(attempt - 1)") { presenter.notRecognizedCount == attempt - 1 }
             try await harness.scan("stranger")
-            if attempt < 3 { try await Support.waitUntil("no-match \(attempt)") { presenter.notRecognizedCount == attempt } }
         }
-        #expect(await accepted.value == nil)
+        #expect(await Support.value(of: accepted) == nil)
 
         presenter.answerSecrets(.enter("wrong"), .enter("wrong again"), .enter("still wrong"))
         let rejected = evaluate(.deviceOwner, authenticators)
-        for attempt in 1...3 {
+        try await Support.scanWhenVerifying(harness, presenter, "stranger")
+        for attempt in 2...3 {
+            try await Support.waitUntil("no-match \(2 + attempt)") { presenter.notRecognizedCount == 1 + attempt }
             try await harness.scan("stranger")
-            if attempt < 3 { try await Support.waitUntil("no-match \(3 + attempt)") { presenter.notRecognizedCount == 2 + attempt } }
         }
-        #expect(await rejected.value?.code == .authenticationFailed)
+        #expect(await Support.value(of: rejected)?.code == .authenticationFailed)
     }
 
     @Test("SPEC A1, D1: with no reader at all deviceOwner falls straight to the login password")
@@ -104,7 +107,7 @@ struct DeviceOwnerIntegrationTests {
         #expect(biometrics?.reason?.kind == .noSensor)
 
         presenter.answerSecrets(.enter(PAMTestEnvironment.password))
-        #expect(await evaluate(.deviceOwner, authenticators).value == nil)
+        #expect(await Support.value(of: evaluate(.deviceOwner, authenticators)) == nil)
         #expect(presenter.secretRequests.count == 1)
     }
 

@@ -200,7 +200,7 @@ struct FprintdVerifyTests {
         let harness = try Support.harness
         let sensor = Support.sensor(harness)
         let before = try #require(await sensor.currentState().domainState)
-        // A higher finger number, so "any" on the virtual reader still checks the owner's.
+        // Only the enrolment list is checked here, no scan.
         try await harness.enrol(finger: "right-middle-finger", scanID: "second")
         let withSecond = await sensor.currentState()
         #expect(withSecond.enrolled == ["right-index-finger", "right-middle-finger"])

@@ -36,13 +36,18 @@ final class PseudoTerminal {
         _ = write(master, &bytes, bytes.count)
     }
 
-    /// Everything the terminal showed within `seconds`, or until `until` appears.
-    func read(until needle: String? = nil, seconds: Double = 2) -> String {
+    /// Everything the terminal showed within `seconds`, or until `until`
+    /// appears. Polls without blocking: a blocked test thread could starve
+    /// the very task that writes to the terminal.
+    func read(until needle: String? = nil, seconds: Double = 2) async -> String {
         var output: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 50) > 0 else { continue }
+            guard poll(&poller, 1, 0) > 0 else {
+                try? await Task.sleep(for: .milliseconds(10))
+                continue
+            }
             var buffer = [UInt8](repeating: 0, count: 1024)
             let count = Glibc.read(master, &buffer, buffer.count)
             if count <= 0 { break }
@@ -50,6 +55,13 @@ final class PseudoTerminal {
             if let needle, String(decoding: output, as: UTF8.self).contains(needle) { break }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Waits until the program switched the terminal to raw input; keys typed
+    /// before that are flushed by the switch, as on any terminal.
+    func waitForRawMode(seconds: Double = 5) async {
+        let deadline = Date().addingTimeInterval(seconds)
+        while echoes && Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     /// Whether the terminal echoes input (its normal, cooked mode).

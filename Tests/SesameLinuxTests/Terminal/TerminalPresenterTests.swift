@@ -13,7 +13,8 @@ struct TerminalPresenterTests {
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         #expect(terminal.echoes)
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        #expect(terminal.read(until: "Password: ").contains("Password: "))
+        #expect(await terminal.read(until: "Password: ", seconds: 20).contains("Password: "))
+        await terminal.waitForRawMode()
         terminal.type("hunter2x")
         terminal.type("\u{7f}")          // backspace removes the x
         terminal.type("\r")
@@ -22,7 +23,7 @@ struct TerminalPresenterTests {
             return
         }
         #expect(secret.constantTimeEquals(SecretBytes(utf8: "hunter2")))
-        let shown = terminal.read(seconds: 0.3)
+        let shown = await terminal.read(until: "\n", seconds: 20)
         #expect(!shown.contains("hunter"))
         #expect(shown.hasPrefix("********"), "one mark per typed character")
         #expect(terminal.echoes, "raw mode was restored")
@@ -33,7 +34,8 @@ struct TerminalPresenterTests {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        _ = terminal.read(until: "Password: ")
+        _ = await terminal.read(until: "Password: ", seconds: 20)
+        await terminal.waitForRawMode()
         terminal.type("abc\u{03}")
         guard case .cancelled = await entry.value else {
             Issue.record("Ctrl-C must cancel")
@@ -50,18 +52,20 @@ struct TerminalPresenterTests {
                                                    fallbackTitle: "Enter Password", method: .biometrics))
         await presenter.show(.hint(.fingerNotCentered))
         await presenter.show(.fallbackOffered(title: "Enter Password"))
-        let shown = terminal.read(until: "Or press Enter")
+        let shown = await terminal.read(until: "Or press Enter", seconds: 20)
         #expect(shown.contains("sesame: Deploy to production"))
         #expect(shown.contains("Touch the fingerprint reader"))
         #expect(shown.contains("Your finger was not centred on the sensor. Try again."))
 
         let fallback = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         terminal.type("\r")
         #expect(await fallback.value == .fallback)
 
+        // The previous read restores the mode as it ends; wait for that first.
+        while !terminal.echoes { try await Task.sleep(for: .milliseconds(5)) }
         let cancel = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         terminal.type("\u{03}")
         #expect(await cancel.value == .cancel)
         #expect(terminal.echoes)
@@ -72,7 +76,7 @@ struct TerminalPresenterTests {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let wait = Task { await presenter.userAction() }
-        try await Task.sleep(for: .milliseconds(100))
+        await terminal.waitForRawMode()
         let start = ContinuousClock.now
         wait.cancel()
         #expect(await wait.value == nil)

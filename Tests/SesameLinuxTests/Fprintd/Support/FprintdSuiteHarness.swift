@@ -44,6 +44,22 @@ enum FprintdTestSupport {
         get throws { try #require(FprintdSuiteHarness.current, "no harness: the suite needs .fprintdHarness()") }
     }
 
+    /// Sends a scan once the verify is surely running: a retry hint sent to
+    /// the reader has reached the presenter. The virtual reader can drop a
+    /// command that arrives while a claim is being set up.
+    static func scanWhenVerifying(_ harness: FprintdHarness, _ presenter: RecordingPresenter, _ scanID: String) async throws {
+        let before = presenter.hints.count
+        try await harness.retry(0)
+        try await waitUntil("the verify is running") { presenter.hints.count > before }
+        try await harness.scan(scanID)
+    }
+
+    /// A task's value; cancelling the waiting test (its time limit) cancels
+    /// the task too, so a lost scan fails the test instead of hanging it.
+    static func value<Value: Sendable>(of task: Task<Value, Never>) async -> Value {
+        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+    }
+
     static func sensor(_ harness: FprintdHarness, finger: String = "any") -> FprintdSensor {
         FprintdSensor(.init(systemBusAddress: harness.systemBusAddress, finger: finger))
     }

@@ -1,0 +1,70 @@
+import Benchmark
+import Sesame
+import SesameLinux
+import SesameTesting
+
+/// One FprintdSensor evaluation against the real fprintd on the harness:
+/// claim, VerifyStart, the scan (sent as soon as the reader is claimed, so
+/// the reader answers at once), VerifyStatus, VerifyStop, Release. What is
+/// measured is Sesame's and fprintd's overhead, not a finger.
+/// Compare with scripts/fprintd-verify.sh, which times fprintd's own CLI.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+        timeUnits: .milliseconds,
+        warmupIterations: 3,
+        maxDuration: .seconds(10),
+        maxIterations: 200
+    )
+
+    guard FprintdHarness.missingComponents.isEmpty else {
+        print("FprintdBenchmark skipped; missing: \(FprintdHarness.missingComponents.joined(separator: ", "))")
+        return
+    }
+
+    Benchmark("FprintdSensor session: claim, verify (scan sent at once), release") { benchmark in
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let sensor = FprintdSensor(.init(systemBusAddress: harness.systemBusAddress))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let session = try await sensor.beginSession()
+            try await harness.scan("owner")
+            let result = try await session.scan { _ in }
+            await session.end()
+            precondition(result == .match)
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("AuthenticationContext.evaluate(.biometrics) with FprintdSensor") { benchmark in
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let authenticators = Authenticators(
+            appName: "SesameBenchmark",
+            sensor: FprintdSensor(.init(systemBusAddress: harness.systemBusAddress))
+        )
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let context = AuthenticationContext(authenticators)
+            async let scanned: Void = harness.scan("owner")
+            try await context.evaluate(.biometrics, localizedReason: "benchmark")
+            try await scanned
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("fprintd-verify CLI on the same harness (spawn, claim, verify, release)") { benchmark in
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let matched = try await harness.fprintdVerify(scanID: "owner")
+            precondition(matched)
+        }
+        benchmark.stopMeasurement()
+    }
+}

@@ -1,0 +1,213 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+
+/// The app's own passcode (SPEC E3, E4): stored only as a salted scrypt
+/// hash, with escalating delays after wrong entries that survive restarts.
+///
+/// ```swift
+/// let passcode = AppPasscode(appIdentifier: "com.example.notes", store: FileAppPasscodeStore(directory: dir))
+/// try await passcode.set(SecretBytes(utf8: "482913"))
+/// switch await passcode.verify(entered) { case .accepted: unlock() … }
+/// ```
+///
+/// - Wrong entries in a row start the ``BackoffSchedule`` delays (iOS's by
+///   default); while a delay runs, nothing is checked. The history is kept in
+///   the record, so restarting the app does not reset it, and a clock set back
+///   restarts a delay instead of shortening it.
+/// - Typing the same wrong passcode twice in a row counts once.
+/// - Changing, removing and the erase setting need the current passcode and
+///   go through the same counting and delays.
+/// - Every operation runs one at a time; scrypt (about 0.3 s of one core at
+///   ``AppPasscodeCost/standard``) runs on a Dispatch thread, off Swift's
+///   cooperative pool.
+public final class AppPasscode: AppPasscodeVerifier {
+    /// Consecutive wrong entries after which the optional erase happens.
+    public static let failuresBeforeErase = 10
+
+    /// The app whose record this is.
+    public let appIdentifier: String
+    /// The cost new hashes are made with; older hashes are upgraded on the next right entry.
+    public let cost: AppPasscodeCost
+    let store: any AppPasscodeStore
+    let clock: any AuthenticationClock
+    let backoff: BackoffSchedule
+    let onErase: (@Sendable () async -> Void)?
+    let gate = SerialGate()
+
+    /// Creates the passcode of one app.
+    ///
+    /// - Parameters:
+    ///   - appIdentifier: Names the app's record.
+    ///   - store: Where the record is kept.
+    ///   - cost: The scrypt cost for new hashes; ``AppPasscodeCost/standard``
+    ///     by default. Tests pass a low one, e.g. `N = 2^8`.
+    ///   - clock: Wall-clock time for the delays.
+    ///   - backoff: The delays after wrong entries; iOS's by default.
+    ///   - onErase: Erases the data the passcode protects; called after the
+    ///     tenth wrong entry in a row when that setting is on, before the
+    ///     passcode is removed. Without it the setting cannot be switched
+    ///     on, and a record that has it on only delays: the passcode is never
+    ///     removed while the data it guards stays.
+    public init(
+        appIdentifier: String,
+        store: any AppPasscodeStore,
+        cost: AppPasscodeCost = .standard,
+        clock: any AuthenticationClock = SystemClock(),
+        backoff: BackoffSchedule = .standard,
+        onErase: (@Sendable () async -> Void)? = nil
+    ) {
+        self.appIdentifier = appIdentifier
+        self.store = store
+        self.cost = cost
+        self.clock = clock
+        self.backoff = backoff
+        self.onErase = onErase
+    }
+
+    // MARK: Queries (never count as attempts)
+
+    public func currentState() async -> PasscodeState {
+        do throws(AppPasscodeError) {
+            return try await load() == nil ? .notSet(UnavailableReason(.notConfigured, "No app passcode is set")) : .set
+        } catch {
+            // A damaged record still means a passcode was set: report it as
+            // set so the app keeps its cover; verify then reports the damage.
+            return .set
+        }
+    }
+
+    /// The attempt history and delay, for a passcode pad. Never counts as an attempt.
+    ///
+    /// - Returns: The status, or `nil` when no passcode is set.
+    /// - Throws: ``AppPasscodeError/storage(_:)`` when the record is unusable.
+    public func status() async throws(AppPasscodeError) -> AppPasscodeStatus? {
+        guard let record = try await load(), let recordCost = record.hash.cost else {
+            return nil
+        }
+        let now = clock.now()
+        var delay = record.delay
+        delay?.rebase(at: now)
+        let failures = record.failures
+        let attemptsBeforeDelay = (1...max(backoff.delays.count, 1)).first { backoff.delay(afterFailures: failures + $0) > 0 }
+        return AppPasscodeStatus(
+            consecutiveFailures: failures,
+            delayedUntil: delay?.end(at: now),
+            attemptsBeforeDelay: attemptsBeforeDelay,
+            erasesAfterTenFailures: record.eraseAfterTenFailures,
+            attemptsBeforeErase: record.eraseAfterTenFailures ? max(Self.failuresBeforeErase - failures, 0) : nil,
+            cost: recordCost
+        )
+    }
+
+    // MARK: Verification
+
+    public func verify(_ passcode: SecretBytes) async -> PasscodeVerification {
+        await gate.run {
+            switch await self.check(passcode) {
+            case .success: .accepted
+            case .failure(.wrongPasscode): .rejected
+            case .failure(.delayed(let until)): .delayed(until: until)
+            case .failure(.notSet): .unavailable(UnavailableReason(.notConfigured, "No app passcode is set"))
+            case .failure(.erased): .unavailable(UnavailableReason(.notConfigured, AppPasscodeError.erased.description))
+            case .failure(let error): .unavailable(UnavailableReason(.stateUnavailable, error.description))
+            }
+        }
+    }
+
+    /// Checks `passcode` against the record, counting a wrong entry. Run inside the gate.
+    ///
+    /// - Returns: The record after a right entry (already saved), or why not.
+    func check(_ passcode: SecretBytes) async -> Result<AppPasscodeRecord, AppPasscodeError> {
+        do throws(AppPasscodeError) {
+            guard var record = try await load() else { return .failure(.notSet) }
+            let now = clock.now()
+            if var delay = record.delay {
+                delay.rebase(at: now)
+                if let end = delay.end(at: now) {
+                    if delay != record.delay {
+                        record.delay = delay
+                        try await save(record)
+                    }
+                    return .failure(.delayed(until: end))
+                }
+            }
+            let derived: SymmetricKey
+            do {
+                derived = try await record.hash.derive(passcode)
+            } catch {
+                return .failure(.storage("the passcode cannot be hashed (\(error))"))
+            }
+            if record.hash.matches(derived) {
+                record.recordSuccess()
+                if record.hash.cost != cost, let upgraded = try? await PasscodeHash.make(passcode, cost: cost) {
+                    // The only moment the passcode is at hand: raise the cost now.
+                    record.hash = upgraded
+                }
+                try await save(record)
+                return .success(record)
+            }
+            return .failure(try await recordFailure(record, derived: derived, now: now))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Counts a wrong entry, unless it repeats the last one, and starts the
+    /// delay or the erase the record calls for.
+    private func recordFailure(_ record: AppPasscodeRecord, derived: SymmetricKey, now: Date) async throws(AppPasscodeError) -> AppPasscodeError {
+        var record = record
+        let fingerprint = record.fingerprint(of: derived)
+        if let last = record.lastWrongEntry, ConstantTime.equals(last, fingerprint) {
+            // The same typo again is one mistake, not two.
+            return .wrongPasscode
+        }
+        record.failures += 1
+        record.lastWrongEntry = fingerprint
+        if record.eraseAfterTenFailures, record.failures >= Self.failuresBeforeErase, let onErase {
+            // Erase first: if the process dies in between, the passcode still guards
+            // erased data, never the other way round.
+            await onErase()
+            try await removeRecord()
+            return .erased
+        }
+        let seconds = backoff.delay(afterFailures: record.failures)
+        record.delay = seconds > 0 ? AttemptRecord.Delay(start: now, duration: seconds) : nil
+        try await save(record)
+        if let end = record.delay?.end(at: now) { return .delayed(until: end) }
+        return .wrongPasscode
+    }
+
+    // MARK: The record
+
+    func load() async throws(AppPasscodeError) -> AppPasscodeRecord? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try await store.load(appIdentifier: appIdentifier)
+        } catch {
+            throw .storage("\(error)")
+        }
+        guard let bytes else { return nil }
+        return try AppPasscodeRecord.decode(bytes)
+    }
+
+    func save(_ record: AppPasscodeRecord) async throws(AppPasscodeError) {
+        let bytes = try record.encoded()
+        do {
+            try await store.save(bytes, appIdentifier: appIdentifier)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    func removeRecord() async throws(AppPasscodeError) {
+        do {
+            try await store.remove(appIdentifier: appIdentifier)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+}

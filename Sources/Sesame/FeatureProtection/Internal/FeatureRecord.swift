@@ -1,0 +1,68 @@
+import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One app's feature-protection record (SPEC B6, C4): which features are on,
+/// with their policy and the domain state recorded for them.
+struct FeatureRecord: Codable, Sendable, Equatable {
+    struct Entry: Codable, Sendable, Equatable {
+        var policy: FeatureProtectionPolicy
+        /// The enrolment the owner last proved (SPEC C1, C3).
+        var domainState: DomainState?
+    }
+
+    var version = 1
+    /// Present means protected.
+    var features: [String: Entry] = [:]
+}
+
+/// What loading a record found.
+enum LoadedRecord: Sendable {
+    case intact(FeatureRecord)
+    /// Edited, swapped from another app, or damaged: fail closed.
+    case tampered
+}
+
+/// Seals records with AES-GCM under a key derived from the device key, with
+/// the app identifier as associated data: encrypted because the domain state
+/// is kept like a secret (SPEC C4), authenticated so that flipping a flag on
+/// disk, or copying another app's record in, is detected.
+enum FeatureRecordSeal {
+    private static let magic: [UInt8] = Array("SFP1".utf8)
+
+    static func seal(_ record: FeatureRecord, deviceKey: SecretBytes, appIdentifier: String) throws -> [UInt8] {
+        var plaintext = Array(try JSONEncoder().encode(record))
+        defer { wipe(&plaintext) }
+        let box = try AES.GCM.seal(plaintext, using: key(deviceKey), authenticating: associatedData(appIdentifier))
+        guard let combined = box.combined else { throw FeatureProtectionError.storage("AES-GCM produced no output") }
+        return magic + Array(combined)
+    }
+
+    static func open(_ sealed: [UInt8], deviceKey: SecretBytes, appIdentifier: String) -> LoadedRecord {
+        guard sealed.count > magic.count, Array(sealed.prefix(magic.count)) == magic,
+              let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst(magic.count)),
+              var plaintext = try? Array(AES.GCM.open(box, using: key(deviceKey), authenticating: associatedData(appIdentifier)))
+        else { return .tampered }
+        defer { wipe(&plaintext) }
+        guard let record = try? JSONDecoder().decode(FeatureRecord.self, from: Data(plaintext)), record.version == 1 else {
+            return .tampered
+        }
+        return .intact(record)
+    }
+
+    private static func key(_ deviceKey: SecretBytes) -> SymmetricKey {
+        let material = deviceKey.withUnsafeBytes { SymmetricKey(data: $0) }
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: material,
+            info: Array("sesame feature-protection record v1".utf8),
+            outputByteCount: 32
+        )
+    }
+
+    private static func associatedData(_ appIdentifier: String) -> [UInt8] {
+        Array("sesame.features/v1/\(appIdentifier)".utf8)
+    }
+}

@@ -1,0 +1,14 @@
+import Sesame
+
+/// A ``Sesame/DeviceKeyStore`` holding a random key in memory only.
+public final class InMemoryDeviceKeyStore: DeviceKeyStore {
+    private let key: SecretBytes
+
+    /// Creates a store with a fresh random key.
+    public init() {
+        var generator = SystemRandomNumberGenerator()
+        key = SecretBytes((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    public func deviceKey() async throws -> SecretBytes { key }
+}
