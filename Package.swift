@@ -14,12 +14,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The model and the rules; platform-neutral, no system dependency.
         .target(
             name: "Sesame",
             dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
@@ -53,7 +55,19 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "SesameTests", dependencies: ["Sesame", "SesameTesting"]),
+        // Writes items into a vault from a separate process, for the
+        // multi-process and kill -9 tests.
+        .executableTarget(name: "sesame-vault-stress", dependencies: ["Sesame"]),
+
+        .testTarget(
+            name: "SesameTests",
+            dependencies: [
+                "Sesame",
+                "SesameTesting",
+                "sesame-vault-stress",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
         // Black-box tests of the built `sesame` binary; the dependency makes

@@ -1,0 +1,119 @@
+import Crypto
+
+/// The export file format, version 1:
+///
+/// ```
+/// "SESAMEEX" ‖ u8 version ‖ u8 log2N ‖ u32 r ‖ u32 p ‖ salt[16]
+///   ‖ AES-GCM(nonce ‖ payload ‖ tag; key = scrypt(passphrase), AD = everything before)
+///   ‖ SHA-256(everything before)
+/// ```
+///
+/// The trailing digest is unkeyed on purpose: it tells a truncated or
+/// corrupted file (`damaged`) from a wrong passphrase (`authFailed`), which
+/// AES-GCM alone cannot. Deliberate edits are still caught by AES-GCM.
+enum ExportFile {
+    static let magic = Array("SESAMEEX".utf8)
+    static let version: UInt8 = 1
+
+    struct Entry {
+        var service: String
+        var account: String
+        var label: String?
+        var accessibility: String
+        var accessControl: String
+        var created: Double
+        var modified: Double
+        var value: [UInt8]
+    }
+
+    static func write(_ entries: [Entry], passphrase: SecretBytes, cost: ScryptCost) throws(VaultError) -> [UInt8] {
+        let salt = KeyDerivation.randomBytes(16)
+        var header = ByteWriter()
+        header.raw(magic)
+        header.u8(version)
+        header.u8(cost.log2N)
+        header.u32(cost.r)
+        header.u32(cost.p)
+        header.raw(salt)
+        var payload = ByteWriter()
+        payload.u32(UInt32(entries.count))
+        for entry in entries {
+            payload.field(entry.service)
+            payload.field(entry.account)
+            if let label = entry.label { payload.u8(1); payload.field(label) } else { payload.u8(0) }
+            payload.field(entry.accessibility)
+            payload.field(entry.accessControl)
+            payload.u64(entry.created.bitPattern)
+            payload.u64(entry.modified.bitPattern)
+            payload.field(entry.value)
+        }
+        var plaintext = payload.bytes
+        defer { wipe(&plaintext) }
+        let key = try key(passphrase, salt: salt, cost: cost)
+        guard let sealed = try? AES.GCM.seal(plaintext, using: key, authenticating: header.bytes).combined else {
+            throw VaultError(.ioError, "AES-GCM failed while sealing the export")
+        }
+        var file = header.bytes + Array(sealed)
+        file += Array(SHA256.hash(data: file))
+        return file
+    }
+
+    static func read(_ file: [UInt8], passphrase: SecretBytes) throws(VaultError) -> [Entry] {
+        let headerSize = magic.count + 1 + 1 + 4 + 4 + 16
+        guard file.count >= magic.count, Array(file.prefix(magic.count)) == magic else {
+            throw VaultError(.damaged, "This is not a Sesame export file (it does not start with SESAMEEX)")
+        }
+        guard file.count >= headerSize + 28 + 32 else {
+            throw VaultError(.damaged, "The export file is truncated (\(file.count) bytes)")
+        }
+        guard file[magic.count] == version else {
+            throw VaultError(.damaged, "The export file has format version \(file[magic.count]); this Sesame reads version \(version)")
+        }
+        let body = Array(file.dropLast(32))
+        guard ConstantTime.equals(Array(SHA256.hash(data: body)), Array(file.suffix(32))) else {
+            throw VaultError(.damaged, "The export file is truncated or corrupted (its checksum does not match); nothing was imported")
+        }
+        var reader = ByteReader(body)
+        do {
+            _ = try reader.raw(magic.count + 1)
+            let log2N = try reader.u8(), r = try reader.u32(), p = try reader.u32()
+            let salt = try reader.raw(16)
+            guard let cost = ScryptCost(log2N: log2N, r: r, p: p) else {
+                throw VaultError(.damaged, "The export file has an invalid scrypt cost")
+            }
+            let key = try key(passphrase, salt: salt, cost: cost)
+            guard let box = try? AES.GCM.SealedBox(combined: reader.rest()),
+                  let opened = try? AES.GCM.open(box, using: key, authenticating: Array(body.prefix(headerSize)))
+            else { throw VaultError(.authFailed, "Wrong passphrase for this export file (or the file was deliberately altered)") }
+            var plaintext = Array(opened)
+            defer { wipe(&plaintext) }
+            var payload = ByteReader(plaintext)
+            var entries: [Entry] = []
+            for _ in 0..<(try payload.u32()) {
+                let service = String(decoding: try payload.field(), as: UTF8.self)
+                let account = String(decoding: try payload.field(), as: UTF8.self)
+                let label = try payload.u8() == 1 ? String(decoding: try payload.field(), as: UTF8.self) : nil
+                entries.append(Entry(
+                    service: service, account: account, label: label,
+                    accessibility: String(decoding: try payload.field(), as: UTF8.self),
+                    accessControl: String(decoding: try payload.field(), as: UTF8.self),
+                    created: Double(bitPattern: try payload.u64()), modified: Double(bitPattern: try payload.u64()),
+                    value: try payload.field()))
+            }
+            guard payload.isAtEnd else { throw ByteReaderError() }
+            return entries
+        } catch let error as VaultError {
+            throw error
+        } catch {
+            throw VaultError(.damaged, "The export file's contents are malformed; nothing was imported")
+        }
+    }
+
+    private static func key(_ passphrase: SecretBytes, salt: [UInt8], cost: ScryptCost) throws(VaultError) -> SymmetricKey {
+        do {
+            return try KeyDerivation.passwordKey(passphrase, salt: salt, cost: cost)
+        } catch {
+            throw VaultError(.ioError, "scrypt failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+
+/// One row of the `item` table, as stored.
+///
+/// `mac` covers every other column, `id` included, so editing any column,
+/// or moving a ciphertext or wrapping to another row, fails verification.
+struct ItemRow: Sendable {
+    var id: Int64
+    var service: String
+    var account: String
+    var label: String?
+    var accessibility: String
+    var accessControl: String
+    var created: Double
+    var modified: Double
+    var wrappings: [UInt8]
+    var commitment: [UInt8]?
+    var ciphertext: [UInt8]
+    var mac: [UInt8]
+
+    static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
+
+    init(id: Int64, service: String, account: String, label: String?, accessibility: String, accessControl: String,
+         created: Double, modified: Double, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = []) {
+        self.id = id
+        self.service = service
+        self.account = account
+        self.label = label
+        self.accessibility = accessibility
+        self.accessControl = accessControl
+        self.created = created
+        self.modified = modified
+        self.wrappings = wrappings
+        self.commitment = commitment
+        self.ciphertext = ciphertext
+        self.mac = mac
+    }
+
+    /// Reads a row; a column of the wrong type means the file was edited.
+    init(_ row: Row) throws(VaultError) {
+        func blob(_ name: String) throws(VaultError) -> [UInt8] {
+            guard let data = row[name] as Data? else { throw VaultError(.tampered, "The \(name) column of an item row is missing or not a blob") }
+            return Array(data)
+        }
+        guard let id = row["id"] as Int64?, let service = row["service"] as String?, let account = row["account"] as String?,
+              let accessibility = row["accessibility"] as String?, let accessControl = row["access_control"] as String?,
+              let created = row["created"] as Double?, let modified = row["modified"] as Double?
+        else { throw VaultError(.tampered, "An item row has a missing or mistyped column") }
+        self.init(
+            id: id, service: service, account: account, label: row["label"] as String?,
+            accessibility: accessibility, accessControl: accessControl, created: created, modified: modified,
+            wrappings: try blob("wrappings"), commitment: (row["commitment"] as Data?).map { Array($0) },
+            ciphertext: try blob("ciphertext"), mac: try blob("mac")
+        )
+    }
+
+    var name: String { "\"\(account)\" of \"\(service)\"" }
+
+    var macInput: [UInt8] {
+        var writer = ByteWriter()
+        writer.raw(Array("sesame.item-row".utf8))
+        writer.u8(KeyDerivation.formatVersion)
+        writer.u64(UInt64(bitPattern: id))
+        writer.field(service)
+        writer.field(account)
+        if let label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
+        writer.field(accessibility)
+        writer.field(accessControl)
+        writer.u64(created.bitPattern)
+        writer.u64(modified.bitPattern)
+        writer.field(wrappings)
+        if let commitment { writer.u8(1); writer.field(commitment) } else { writer.u8(0) }
+        writer.field(ciphertext)
+        return writer.bytes
+    }
+
+    /// The AES-GCM associated data of the value: format version and the
+    /// item's identity and protection, so a ciphertext only opens in its own row.
+    static func associatedData(id: Int64, service: String, account: String, accessibility: String, accessControl: String) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.raw(Array("sesame.item-value".utf8))
+        writer.u8(KeyDerivation.formatVersion)
+        writer.u64(UInt64(bitPattern: id))
+        writer.field(service)
+        writer.field(account)
+        writer.field(accessibility)
+        writer.field(accessControl)
+        return writer.bytes
+    }
+
+    var associatedData: [UInt8] {
+        Self.associatedData(id: id, service: service, account: account, accessibility: accessibility, accessControl: accessControl)
+    }
+
+    var arguments: StatementArguments {
+        [id, service, account, label, accessibility, accessControl, created, modified,
+         Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)]
+    }
+
+    func insert(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO item (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: arguments)
+    }
+
+    func replace(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+        try insert(db)
+    }
+
+    static func fetch(_ db: Database, service: String, account: String) throws -> Row? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM item WHERE service = ? AND account = ?", arguments: [service, account])
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import CryptoExtras
+
+/// Every key the vault derives, and the labels that keep them apart.
+///
+/// All derivations are HKDF-SHA256 with the vault's random identifier as salt,
+/// so two vaults with the same master key material still derive unrelated
+/// keys, and each purpose has its own `info` label.
+enum KeyDerivation {
+    static let formatVersion: UInt8 = 1
+
+    /// A key for one purpose from the master key.
+    static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, salt: vaultID, info: Array("sesame.vault.v1.\(purpose)".utf8), outputByteCount: 32)
+    }
+
+    /// The class key for one wrapping of an item key. The access control and
+    /// accessibility go into `info`; the factor material (domain state,
+    /// password-derived key) goes into the input key material, so without
+    /// it the class key cannot be computed at all.
+    static func classKey(
+        _ masterKey: SymmetricKey,
+        vaultID: [UInt8],
+        accessControl: AccessControl,
+        accessibility: ItemAccessibility,
+        factors: Set<AccessControl.Flag>,
+        domainState: DomainState?,
+        passwordKey: SymmetricKey?
+    ) -> SymmetricKey {
+        var material = ByteWriter()
+        masterKey.withUnsafeBytes { material.raw($0) }
+        if factors.contains(.biometryCurrentSet) { material.field(domainState?.bytes ?? []) }
+        if factors.contains(.applicationPassword) { passwordKey?.withUnsafeBytes { material.field($0) } }
+        var info = ByteWriter()
+        info.raw(Array("sesame.vault.v1.class".utf8))
+        info.field(accessibility.rawValue)
+        info.field(accessControl.canonicalEncoding)
+        info.u8(factors.mask)
+        var bytes = material.bytes
+        defer { wipe(&bytes) }
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: info.bytes, outputByteCount: 32)
+    }
+
+    /// A key from a passcode, password or passphrase (scrypt).
+    static func passwordKey(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) throws -> SymmetricKey {
+        try password.withUnsafeBytes { bytes in
+            try KDF.Scrypt.deriveKey(
+                from: bytes, salt: salt, outputByteCount: 32,
+                rounds: 1 << Int(cost.log2N), blockSize: Int(cost.r), parallelism: Int(cost.p),
+                maxMemory: cost.memoryLimit
+            )
+        }
+    }
+
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}
+
+extension SymmetricKey {
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}

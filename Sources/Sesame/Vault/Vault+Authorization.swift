@@ -1,0 +1,149 @@
+import Crypto
+
+/// Turning a user's authentication into an item key (SPEC D1, D3, D5, D6).
+extension Vault {
+    private static let strictBiometry: Set<AccessControl.Flag> = [.biometryAny, .biometryCurrentSet]
+
+    /// Authenticates for `row`'s access control, then unwraps its item key
+    /// with a wrapping the authentication satisfied.
+    ///
+    /// Which failure is reported matters: a `biometryCurrentSet` wrapping
+    /// whose domain-state commitment differs from the current enrolment is
+    /// `itemInvalidated`; a wrong application password is `authFailed`; a
+    /// wrapping that does not open although its inputs are right is
+    /// `tampered`. The row's MAC was checked before, so the commitment is
+    /// known to be the one written at creation.
+    func unlockItemKey(
+        _ row: ItemRow, operation: AccessControlOperation, prompt: String, context: AuthenticationContext?
+    ) async throws(VaultError) -> SymmetricKey {
+        guard let accessControl = AccessControl(canonicalEncoding: row.accessControl),
+              let accessibility = ItemAccessibility(rawValue: row.accessibility),
+              let wrappings = try? Wrapping.decode(row.wrappings)
+        else { throw VaultError(.tampered, "\(row.name) has an unreadable access control or key wrapping") }
+        if row.commitment?.isEmpty == true, wrappings.allSatisfy({ $0.factors.contains(.biometryCurrentSet) }) {
+            throw Self.invalidated(row)
+        }
+        let context = context ?? makeContext()
+        let (satisfied, domainState) = try await authorize(accessControl, for: operation, name: row.name, prompt: prompt, context: context)
+        do throws(VaultError) {
+            return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+                                     satisfied: satisfied, domainState: domainState, context: context)
+        } catch where error.status == .itemInvalidated {
+            try await forgetEnrolmentBoundKeys(of: row)
+            throw error
+        }
+    }
+
+    private static func invalidated(_ row: ItemRow) -> VaultError {
+        VaultError(.itemInvalidated, "\(row.name) was bound to the biometric enrolment when it was created; the enrolment has changed since, so it can never be read again. Delete it and store it anew")
+    }
+
+    /// Makes an invalidation permanent, as the platform deletes such items
+    /// (SPEC D5): the enrolment-bound wrappings lose their sealed key and the
+    /// commitment becomes empty, the marker later reads recognise without
+    /// prompting. Otherwise re-enrolling the same fingers would revive the item.
+    private func forgetEnrolmentBoundKeys(of row: ItemRow) async throws(VaultError) {
+        guard row.commitment?.isEmpty == false, let wrappings = try? Wrapping.decode(row.wrappings) else { return }
+        var updated = row
+        updated.commitment = []
+        updated.wrappings = Wrapping.encode(wrappings.map { wrapping in
+            var wrapping = wrapping
+            if wrapping.factors.contains(.biometryCurrentSet) { wrapping.sealed = [] }
+            return wrapping
+        })
+        updated.mac = keyring.mac(updated)
+        let finished = updated
+        try await write { db in
+            // Only the row that was judged; a concurrent change wins.
+            guard let current = try ItemRow.fetch(db, service: row.service, account: row.account).map({ row throws in try ItemRow(row) }),
+                  current.mac == row.mac else { return }
+            try finished.replace(db)
+        }
+    }
+
+    /// Unwraps the item key with the first wrapping whose factors are all in
+    /// `satisfied`, telling invalidation, wrong passwords and tampering apart.
+    func unwrapItemKey(
+        _ row: ItemRow, accessControl: AccessControl, accessibility: ItemAccessibility, wrappings: [Wrapping],
+        satisfied: Set<AccessControl.Flag>, domainState: DomainState?, context: AuthenticationContext
+    ) throws(VaultError) -> SymmetricKey {
+        var invalidated = false
+        var wrongPassword = false
+        for wrapping in wrappings where wrapping.factors.isSubset(of: satisfied) {
+            if wrapping.factors.contains(.biometryCurrentSet) {
+                guard let domainState, let commitment = row.commitment,
+                      ConstantTime.equals(keyring.commitment(to: domainState), commitment)
+                else {
+                    invalidated = true
+                    continue
+                }
+            }
+            var passwordKey: SymmetricKey?
+            if wrapping.factors.contains(.applicationPassword) {
+                guard let password = context.credential(.applicationPassword), let cost = wrapping.cost else {
+                    wrongPassword = true
+                    continue
+                }
+                passwordKey = try derivePasswordKey(password, salt: wrapping.salt, cost: cost)
+            }
+            let classKey = KeyDerivation.classKey(
+                keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
+                factors: wrapping.factors, domainState: domainState, passwordKey: passwordKey)
+            let associatedData = Wrapping.associatedData(itemID: row.id, factors: wrapping.factors)
+            if var bytes = openIfAuthentic(wrapping.sealed, key: classKey, associatedData: associatedData) {
+                defer { wipe(&bytes) }
+                return SymmetricKey(data: bytes)
+            }
+            if passwordKey != nil {
+                wrongPassword = true
+            } else {
+                throw VaultError(.tampered, "The key of \(row.name) does not unwrap: the vault's data was altered")
+            }
+        }
+        if wrongPassword {
+            throw VaultError(.authFailed, "Wrong application password for \(row.name) (SPEC D6)")
+        }
+        if invalidated { throw Self.invalidated(row) }
+        throw VaultError(.authFailed, "The authentication did not satisfy the access control of \(row.name) (\(accessControl))")
+    }
+
+    /// The flags the user satisfied and the domain state of that evaluation:
+    /// from `context` when it was authorised ahead of time (no prompt), else
+    /// from a prompt on it.
+    private func authorize(
+        _ accessControl: AccessControl, for operation: AccessControlOperation, name: String, prompt: String, context: AuthenticationContext
+    ) async throws(VaultError) -> (Set<AccessControl.Flag>, DomainState?) {
+        if accessControl.userFactors.isEmpty { return (accessControl.flags, nil) }
+        if let authorization = context.authorization(for: accessControl, operation: operation) {
+            return (authorization.satisfied, authorization.domainState)
+        }
+        let factors = accessControl.userFactors
+        let biometryOnly = accessControl.combination == .or
+            ? factors.isSubset(of: Self.strictBiometry)
+            : !factors.isDisjoint(with: Self.strictBiometry)
+        if biometryOnly {
+            switch await BiometryState.current(on: context) {
+            case .available:
+                break
+            case .lockedOut:
+                // SPEC D1: the device passcode lifts the lockout, then the item's own check runs.
+                do throws(AuthenticationError) {
+                    try await context.evaluate(.deviceOwner, localizedReason: prompt)
+                } catch {
+                    throw VaultError(authentication: error, item: "Lifting the biometric lockout to read \(name)")
+                }
+            case .notAvailable(let why):
+                throw VaultError(.notAvailable, "\(name) needs biometrics, which cannot be used: \(why)")
+            }
+        }
+        do throws(AuthenticationError) {
+            try await context.evaluateAccessControl(accessControl, operation: operation, localizedReason: prompt)
+        } catch {
+            throw VaultError(authentication: error, item: "Reading \(name)")
+        }
+        guard let authorization = context.authorization(for: accessControl, operation: operation) else {
+            throw VaultError(.userCanceled, "The context was invalidated while authenticating for \(name)")
+        }
+        return (authorization.satisfied, authorization.domainState ?? context.domainState)
+    }
+}

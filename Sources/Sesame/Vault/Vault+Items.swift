@@ -1,0 +1,299 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// Adding, reading, changing and removing items (SPEC D2–D6).
+extension Vault {
+    /// No user check: the item opens whenever the vault is unlocked.
+    public static let noAccessControl = try! AccessControl([])
+
+    /// Adds an item. Never prompts.
+    ///
+    /// A `biometryCurrentSet` item is bound to the enrolment now (learnt
+    /// from `context`, without a scan); an `applicationPassword` item needs
+    /// the password set on `context` (SPEC D6).
+    ///
+    /// - Parameters:
+    ///   - value: The secret.
+    ///   - service: The service it belongs to; not empty.
+    ///   - account: Its name within the service; not empty.
+    ///   - label: A label for people.
+    ///   - accessibility: When it may be read; ``ItemAccessibility/whenUnlocked`` by default.
+    ///   - accessControl: Who may read it; none by default.
+    ///   - context: Supplies the application password and the domain state; a
+    ///     new context by default.
+    /// - Throws: ``VaultError`` with `duplicateItem`, `authFailed` (no
+    ///   application password on the context), `notAvailable` (no enrolled
+    ///   biometric for `biometryCurrentSet`, no device passcode for
+    ///   `whenPasscodeSetThisDeviceOnly`), `invalidArgument`, `ioError`.
+    public func add(
+        _ value: SecretBytes,
+        service: String,
+        account: String,
+        label: String? = nil,
+        accessibility: ItemAccessibility = .whenUnlocked,
+        accessControl: AccessControl = Vault.noAccessControl,
+        context: AuthenticationContext? = nil
+    ) async throws(VaultError) {
+        try await addItem(value, service: service, account: account, label: label, accessibility: accessibility,
+                          accessControl: accessControl, context: context, dates: nil)
+    }
+
+    /// ``add(_:service:account:label:accessibility:accessControl:context:)``,
+    /// keeping the dates of an imported item.
+    func addItem(
+        _ value: SecretBytes, service: String, account: String, label: String?, accessibility: ItemAccessibility,
+        accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?
+    ) async throws(VaultError) {
+        guard !service.isEmpty, !account.isEmpty else {
+            throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
+        }
+        let name = "\"\(account)\" of \"\(service)\""
+        if accessibility == .whenPasscodeSetThisDeviceOnly {
+            guard let verifier = authenticators.devicePasscode, case .set = await verifier.currentState() else {
+                throw VaultError(.notAvailable, "\(name) is whenPasscodeSetThisDeviceOnly, but no device passcode is set")
+            }
+        }
+        let context = context ?? makeContext()
+        var domainState: DomainState?
+        if accessControl.flags.contains(.biometryCurrentSet) {
+            domainState = context.authorization(for: accessControl, operation: .createItem)?.domainState ?? context.domainState
+            if domainState == nil {
+                do throws(AuthenticationError) {
+                    try await context.canEvaluate(.biometrics)
+                } catch {
+                    throw VaultError(.notAvailable, "\(name) is bound to the current biometric enrolment, but biometrics cannot be used: \(error.message)", authenticationError: error)
+                }
+                domainState = context.domainState
+            }
+            guard domainState != nil else {
+                throw VaultError(.notAvailable, "\(name) is bound to the current biometric enrolment, but the sensor does not report one")
+            }
+        }
+        let password = context.credential(.applicationPassword)
+        if accessControl.flags.contains(.applicationPassword) && password == nil {
+            throw VaultError(.authFailed, "\(name) is protected by an application password, but none is set on the context (SPEC D6)")
+        }
+
+        let id = Int64.random(in: 1...Int64.max)
+        let itemKey = SymmetricKey(size: .bits256)
+        let cost = applicationPasswordCost
+        var wrappings: [Wrapping] = []
+        for factors in accessControl.wrappingFactorSets {
+            var salt: [UInt8] = []
+            var passwordKey: SymmetricKey?
+            if factors.contains(.applicationPassword), let password {
+                salt = KeyDerivation.randomBytes(16)
+                passwordKey = try derivePasswordKey(password, salt: salt, cost: cost)
+            }
+            let classKey = KeyDerivation.classKey(
+                keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
+                factors: factors, domainState: domainState, passwordKey: passwordKey)
+            let sealed = try seal(itemKey.bytes, key: classKey, associatedData: Wrapping.associatedData(itemID: id, factors: factors))
+            wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))
+        }
+        let now = authenticators.clock.now().timeIntervalSince1970
+        var row = ItemRow(
+            id: id, service: service, account: account, label: label,
+            accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
+            created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: Wrapping.encode(wrappings),
+            commitment: domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+        var plaintext = value.withUnsafeBytes { Array($0) }
+        defer { wipe(&plaintext) }
+        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.mac = keyring.mac(row)
+        let finished = row
+        try await write { db in
+            guard try ItemRow.fetch(db, service: service, account: account) == nil else {
+                throw VaultError(.duplicateItem, "\(name) already exists; update it or delete it first")
+            }
+            try finished.insert(db)
+        }
+    }
+
+    /// Reads an item's value (SPEC D1, D3).
+    ///
+    /// When `context` was already authorised for the item's access control
+    /// with ``AuthenticationContext/evaluateAccessControl(_:operation:localizedReason:)``
+    /// for ``AccessControlOperation/useItem``, no prompt appears. Otherwise
+    /// the vault prompts with `operationPrompt`, on `context` (whose reuse
+    /// window applies) or on a new one. Biometrics locked out: the device
+    /// passcode is asked for first to lift the lockout (SPEC D1).
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    ///   - operationPrompt: Why the app reads it, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    /// - Returns: The value; wiped when released.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `userCanceled`,
+    ///   `authFailed` (no match, wrong application password),
+    ///   `interactionNotAllowed`, `notAvailable` (biometrics unavailable, and why),
+    ///   `itemInvalidated` (SPEC D5), `tampered`, `damaged`, `ioError`.
+    public func read(
+        service: String, account: String, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> SecretBytes {
+        let row = try await verifiedRow(service: service, account: account)
+        let itemKey = try await unlockItemKey(row, operation: .useItem, prompt: operationPrompt, context: context)
+        var plaintext = try open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
+        defer { wipe(&plaintext) }
+        return SecretBytes(plaintext)
+    }
+
+    /// Replaces an item's value, authenticating as ``read(service:account:operationPrompt:context:)`` does.
+    ///
+    /// - Parameters:
+    ///   - value: The new value.
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    ///   - operationPrompt: Why the app changes it, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    /// - Throws: ``VaultError``, as ``read(service:account:operationPrompt:context:)``;
+    ///   `itemNotFound` also when the item changed or vanished meanwhile.
+    public func update(
+        _ value: SecretBytes, service: String, account: String, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) {
+        let original = try await verifiedRow(service: service, account: account)
+        let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
+        var row = original
+        row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
+        var plaintext = value.withUnsafeBytes { Array($0) }
+        defer { wipe(&plaintext) }
+        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.mac = keyring.mac(row)
+        let finished = row
+        try await write { db in
+            // Another process may have changed the row while we prompted.
+            guard let current = try ItemRow.fetch(db, service: service, account: account).map({ row throws in try ItemRow(row) }),
+                  current.mac == original.mac
+            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; nothing was written") }
+            try finished.replace(db)
+        }
+    }
+
+    /// Deletes an item. Never prompts, as the keychain's delete.
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
+    public func delete(service: String, account: String) async throws(VaultError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM item WHERE service = ? AND account = ?", arguments: [service, account])
+            guard db.changesCount > 0 else { throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\" to delete") }
+        }
+    }
+
+    /// Whether an item exists. Never prompts, decrypts nothing.
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    /// - Returns: `true` when it exists.
+    /// - Throws: ``VaultError`` with `damaged` or `ioError`.
+    public func contains(service: String, account: String) async throws(VaultError) -> Bool {
+        try await readDatabase { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE service = ? AND account = ?", arguments: [service, account]) ?? false
+        }
+    }
+
+    /// The items' attributes, never their values. Never prompts.
+    ///
+    /// - Parameter service: Only this service's items; all by default.
+    /// - Returns: The items, sorted by service and account.
+    /// - Throws: ``VaultError`` with `tampered` when a row fails its integrity
+    ///   check (named in the message; other items stay readable one by one),
+    ///   `damaged`, `ioError`.
+    public func list(service: String? = nil) async throws(VaultError) -> [VaultItem] {
+        let rows = try await readDatabase { db in
+            let sql = "SELECT \(ItemRow.columns) FROM item" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
+        }
+        var items: [VaultItem] = []
+        var tampered: [String] = []
+        for row in rows {
+            guard keyring.verify(row), let item = row.attributes else {
+                tampered.append(row.name)
+                continue
+            }
+            items.append(item)
+        }
+        guard tampered.isEmpty else {
+            throw VaultError(.tampered, "These items failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
+        }
+        return items
+    }
+
+    // MARK: Helpers
+
+    func verifiedRow(service: String, account: String) async throws(VaultError) -> ItemRow {
+        let row = try await readDatabase { db in
+            try ItemRow.fetch(db, service: service, account: account).map { row throws in try ItemRow(row) }
+        }
+        guard let row else { throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\"") }
+        guard keyring.verify(row) else {
+            throw VaultError(.tampered, "\(row.name) failed its integrity check: its row was edited, swapped or damaged. Sesame does not repair it")
+        }
+        return row
+    }
+
+    func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(VaultError) {
+        do {
+            try await database.write(body)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+    }
+
+    func readDatabase<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(VaultError) -> Value {
+        do {
+            return try await database.read(body)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+    }
+
+    func seal(_ plaintext: [UInt8], key: SymmetricKey, associatedData: [UInt8]) throws(VaultError) -> [UInt8] {
+        do {
+            return Array(try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined!)
+        } catch {
+            throw VaultError(.ioError, "AES-GCM failed: \(error)")
+        }
+    }
+
+    /// Opens what ``seal(_:key:associatedData:)`` sealed; `nil` when the key
+    /// or the associated data is wrong, or the bytes were changed.
+    func openIfAuthentic(_ sealed: [UInt8], key: SymmetricKey, associatedData: [UInt8]) -> [UInt8]? {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
+        return (try? AES.GCM.open(box, using: key, authenticating: associatedData)).map { Array($0) }
+    }
+
+    func open(_ sealed: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String) throws(VaultError) -> [UInt8] {
+        guard let plaintext = openIfAuthentic(sealed, key: key, associatedData: associatedData) else {
+            throw VaultError(.tampered, "\(what) does not decrypt: it was edited or moved from another item")
+        }
+        return plaintext
+    }
+
+    func derivePasswordKey(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) throws(VaultError) -> SymmetricKey {
+        do {
+            return try KeyDerivation.passwordKey(password, salt: salt, cost: cost)
+        } catch {
+            throw VaultError(.ioError, "scrypt failed: \(error)")
+        }
+    }
+}
+
+extension ItemRow {
+    var attributes: VaultItem? {
+        guard let accessibility = ItemAccessibility(rawValue: accessibility),
+              let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
+        return VaultItem(
+            service: service, account: account, label: label, accessibility: accessibility, accessControl: accessControl,
+            created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified))
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// Small named records sealed under a key derived from the master key: for
+/// state whose integrity matters (attempt counters, feature-protection
+/// flags). Editing, swapping or truncating a record is reported as
+/// `tampered`, never read as a default.
+extension Vault {
+    /// Reads a setting. Never prompts.
+    ///
+    /// - Parameter name: The record's name, e.g. `"com.example.features"`.
+    /// - Returns: Its bytes, or `nil` when never set.
+    /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
+    public func setting(named name: String) async throws(VaultError) -> [UInt8]? {
+        let sealed = try await readDatabase { db in
+            try Data.fetchOne(db, sql: "SELECT sealed FROM setting WHERE name = ?", arguments: [name])
+        }
+        guard let sealed else { return nil }
+        return try openSetting(Array(sealed), name: name)
+    }
+
+    /// Writes or removes a setting. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - value: The bytes, or `nil` to remove the record.
+    ///   - name: The record's name.
+    /// - Throws: ``VaultError`` with `ioError`.
+    public func setSetting(_ value: [UInt8]?, named name: String) async throws(VaultError) {
+        _ = try await updateSetting(named: name) { $0 = value }
+    }
+
+    /// Changes a setting atomically across threads and processes: no other
+    /// writer runs between reading and writing it. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - name: The record's name.
+    ///   - change: Edits the bytes in place; `nil` means absent.
+    /// - Returns: The value after the change.
+    /// - Throws: ``VaultError`` with `tampered` (the stored record is not
+    ///   authentic; it is left as it is), `ioError`.
+    @discardableResult
+    public func updateSetting(
+        named name: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void
+    ) async throws(VaultError) -> [UInt8]? {
+        let key = keyring.settingsKey
+        let associatedData = Self.settingAssociatedData(name)
+        do {
+            return try await database.write { db -> [UInt8]? in
+                var value: [UInt8]?
+                if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM setting WHERE name = ?", arguments: [name]) {
+                    guard let box = try? AES.GCM.SealedBox(combined: sealed),
+                          let plaintext = try? AES.GCM.open(box, using: key, authenticating: associatedData)
+                    else { throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is") }
+                    value = Array(plaintext)
+                }
+                change(&value)
+                if let value {
+                    let sealed = try AES.GCM.seal(value, using: key, authenticating: associatedData).combined!
+                    try db.execute(sql: "INSERT OR REPLACE INTO setting (name, sealed) VALUES (?, ?)", arguments: [name, sealed])
+                } else {
+                    try db.execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [name])
+                }
+                return value
+            }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+    }
+
+    private func openSetting(_ sealed: [UInt8], name: String) throws(VaultError) -> [UInt8] {
+        guard let plaintext = openIfAuthentic(sealed, key: keyring.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
+            throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is")
+        }
+        return plaintext
+    }
+
+    private static func settingAssociatedData(_ name: String) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.raw(Array("sesame.setting".utf8))
+        writer.u8(KeyDerivation.formatVersion)
+        writer.field(name)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,101 @@
+import GRDB
+
+/// Export to and import from a passphrase-encrypted file (SPEC D2):
+/// "ThisDeviceOnly" items never leave the device.
+extension Vault {
+    /// Exports every item that may leave the device, encrypted to `passphrase`.
+    ///
+    /// Asks the owner once (`deviceOwner`, with `operationPrompt`) instead of
+    /// once per item, as a backup would. Items it cannot open are listed in
+    /// the report with the reason, never dropped silently: "ThisDeviceOnly"
+    /// items, `biometryCurrentSet` items whose enrolment changed, and
+    /// `applicationPassword` items without the right password on `context`.
+    ///
+    /// - Parameters:
+    ///   - passphrase: Protects the file; choose a long one.
+    ///   - cost: The scrypt cost for the passphrase.
+    ///   - operationPrompt: Why the app exports, shown on the prompt.
+    ///   - context: Supplies application passwords; a new context by default.
+    /// - Returns: The file and what was left out.
+    /// - Throws: ``VaultError`` with `userCanceled`, `authFailed`,
+    ///   `interactionNotAllowed`, `tampered` (a row failed its integrity
+    ///   check: nothing is exported), `damaged`, `ioError`.
+    public func export(
+        passphrase: SecretBytes, cost: ScryptCost = .standard, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> TransferReport {
+        let context = context ?? makeContext()
+        do throws(AuthenticationError) {
+            try await context.evaluate(.deviceOwner, localizedReason: operationPrompt)
+        } catch {
+            throw VaultError(authentication: error, item: "Exporting the vault")
+        }
+        let rows = try await readDatabase { db in
+            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM item ORDER BY service, account").map { row throws in try ItemRow(row) }
+        }
+        if context.domainState == nil {
+            // Learns the enrolment without a scan, for biometryCurrentSet items.
+            try? await context.canEvaluate(.biometrics)
+        }
+        var entries: [ExportFile.Entry] = []
+        var skipped: [TransferReport.Skipped] = []
+        for row in rows {
+            guard keyring.verify(row), let attributes = row.attributes, let wrappings = try? Wrapping.decode(row.wrappings) else {
+                throw VaultError(.tampered, "\(row.name) failed its integrity check; nothing was exported")
+            }
+            if attributes.accessibility.isThisDeviceOnly {
+                skipped.append(.init(service: row.service, account: row.account, reason: "\(attributes.accessibility.rawValue) items never leave this device"))
+                continue
+            }
+            do throws(VaultError) {
+                let key = try unwrapItemKey(
+                    row, accessControl: attributes.accessControl, accessibility: attributes.accessibility, wrappings: wrappings,
+                    satisfied: attributes.accessControl.flags, domainState: context.domainState, context: context)
+                let value = try open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")
+                entries.append(ExportFile.Entry(
+                    service: row.service, account: row.account, label: row.label, accessibility: row.accessibility,
+                    accessControl: row.accessControl, created: row.created, modified: row.modified, value: value))
+            } catch {
+                skipped.append(.init(service: row.service, account: row.account, reason: error.message))
+            }
+        }
+        let file = try ExportFile.write(entries, passphrase: passphrase, cost: cost)
+        for index in entries.indices { wipe(&entries[index].value) }
+        return TransferReport(file: file, transferred: entries.count, skipped: skipped)
+    }
+
+    /// Imports an export file. Never prompts; existing items are never
+    /// overwritten (they are listed as skipped).
+    ///
+    /// - Parameters:
+    ///   - file: What ``export(passphrase:cost:operationPrompt:context:)`` returned.
+    ///   - passphrase: The file's passphrase.
+    ///   - context: Supplies application passwords and the domain state that
+    ///     `biometryCurrentSet` items are bound to on this machine.
+    /// - Returns: What was imported and what was not, with reasons.
+    /// - Throws: ``VaultError`` with `damaged` (not an export, truncated,
+    ///   corrupted, unknown version: nothing imported) or `authFailed`
+    ///   (wrong passphrase).
+    public func importItems(from file: [UInt8], passphrase: SecretBytes, context: AuthenticationContext? = nil) async throws(VaultError) -> TransferReport {
+        var entries = try ExportFile.read(file, passphrase: passphrase)
+        defer { for index in entries.indices { wipe(&entries[index].value) } }
+        var transferred = 0
+        var skipped: [TransferReport.Skipped] = []
+        for entry in entries {
+            guard let accessibility = ItemAccessibility(rawValue: entry.accessibility),
+                  let accessControl = AccessControl(canonicalEncoding: entry.accessControl)
+            else {
+                skipped.append(.init(service: entry.service, account: entry.account, reason: "Unknown accessibility or access control in the file"))
+                continue
+            }
+            do throws(VaultError) {
+                try await addItem(SecretBytes(entry.value), service: entry.service, account: entry.account, label: entry.label,
+                                  accessibility: accessibility, accessControl: accessControl, context: context,
+                                  dates: (entry.created, entry.modified))
+                transferred += 1
+            } catch {
+                skipped.append(.init(service: entry.service, account: entry.account, reason: error.message))
+            }
+        }
+        return TransferReport(file: [], transferred: transferred, skipped: skipped)
+    }
+}

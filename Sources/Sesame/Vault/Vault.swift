@@ -1,0 +1,274 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// Items protected by access control and encrypted at rest: the keychain
+/// model (SPEC D) over one SQLite file.
+///
+/// A vault's master key is kept only wrapped in ``KeySlot``s; each item's
+/// value is sealed with AES-GCM under its own key, which is wrapped by keys
+/// derived from the master key and the item's ``AccessControl``. Every row is
+/// authenticated, so edits and swaps are reported as
+/// ``VaultError/Status-swift.enum/tampered`` instead of returning garbage.
+///
+/// The file is SQLite in WAL mode with full sync: an acknowledged write
+/// survives `kill -9` and power loss, any number of processes may use one
+/// vault, and one of them writes at a time (others wait, up to
+/// ``busyTimeout``). A damaged file is reported, never repaired.
+///
+/// Every method is `async` and nonisolated: operations that prompt suspend
+/// the caller without blocking a thread, and never run on the main actor.
+///
+/// ```swift
+/// let (vault, recovery) = try await Vault.create(at: Vault.defaultPath(environment: env),
+///                                                slots: [.device(), .recovery],
+///                                                authenticators: authenticators)
+/// print("Write this down: \(recovery!.printable)")
+/// try await vault.add(SecretBytes(utf8: token), service: "api", account: "me",
+///                     accessControl: .biometryCurrentSet)
+/// let value = try await vault.read(service: "api", account: "me", operationPrompt: "Sign in")
+/// ```
+public final class Vault: Sendable {
+    /// How long an operation waits for another process's write, in seconds.
+    public static let busyTimeout: TimeInterval = 30
+
+    /// The vault file.
+    public let path: String
+    let database: DatabasePool
+    let keyring: Keyring
+    private let options: Locked<Options>
+
+    private struct Options {
+        var authenticators: Authenticators
+        var applicationPasswordCost: ScryptCost
+        var reuseDuration: TimeInterval
+    }
+
+    private init(path: String, database: DatabasePool, keyring: Keyring, authenticators: Authenticators) {
+        self.path = path
+        self.database = database
+        self.keyring = keyring
+        options = Locked(Options(authenticators: authenticators, applicationPasswordCost: .standard, reuseDuration: 0))
+    }
+
+    /// The backends the vault prompts with when a read is not pre-authenticated.
+    /// Settable so that a ``VaultAttemptStore`` on this very vault can be
+    /// plugged in after opening.
+    public var authenticators: Authenticators {
+        get { options.withLock { $0.authenticators } }
+        set { options.withLock { $0.authenticators = newValue } }
+    }
+
+    /// The scrypt cost for new `applicationPassword` wrappings; existing items
+    /// keep the cost stored with them. ``ScryptCost/standard`` by default.
+    public var applicationPasswordCost: ScryptCost {
+        get { options.withLock { $0.applicationPasswordCost } }
+        set { options.withLock { $0.applicationPasswordCost = newValue } }
+    }
+
+    /// The reuse window, in seconds, of the contexts the vault makes for its
+    /// own prompts (SPEC A6); 0, always prompt, by default.
+    public var reuseDuration: TimeInterval {
+        get { options.withLock { $0.reuseDuration } }
+        set { options.withLock { $0.reuseDuration = newValue } }
+    }
+
+    func makeContext() -> AuthenticationContext {
+        let (authenticators, reuse) = options.withLock { ($0.authenticators, $0.reuseDuration) }
+        let context = AuthenticationContext(authenticators)
+        context.reuseDuration = reuse
+        return context
+    }
+
+    // MARK: Locations
+
+    /// `$XDG_DATA_HOME/sesame/vault.sqlite`, or `~/.local/share/sesame/vault.sqlite`.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The default vault path.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/sesame/vault.sqlite" }
+        return (environment["HOME"] ?? "/") + "/.local/share/sesame/vault.sqlite"
+    }
+
+    /// `device/device.key` in the vault's directory: a directory of its own
+    /// (0700) so that copying the vault file alone does not copy the key.
+    ///
+    /// - Parameter vaultPath: The vault file.
+    /// - Returns: The default device key file.
+    public static func defaultDeviceKeyPath(forVaultAt vaultPath: String) -> String {
+        PrivateFiles.directory(of: vaultPath) + "/device/device.key"
+    }
+
+    // MARK: Creating and opening
+
+    /// Creates a vault with a new random master key.
+    ///
+    /// Creates the directory (0700) and the file (0600). A device key file
+    /// that already exists is reused, so several vaults can share one.
+    ///
+    /// - Parameters:
+    ///   - path: The vault file; must not exist.
+    ///   - slots: How it can be unlocked; at least one, each kind at most once.
+    ///   - authenticators: The backends for prompts.
+    /// - Returns: The open vault, and the recovery key when `slots` has
+    ///   ``KeySlot/recovery``: show it to the owner once; Sesame keeps no copy.
+    /// - Throws: ``VaultError`` with `invalidArgument` (no slots, duplicate
+    ///   slots, the file exists), `insecurePermissions`, or `ioError`.
+    public static func create(
+        at path: String, slots: [KeySlot], authenticators: Authenticators
+    ) async throws(VaultError) -> (vault: Vault, recoveryKey: RecoveryKey?) {
+        let kinds = slots.map(\.kind)
+        guard !slots.isEmpty, Set(kinds).count == kinds.count else {
+            throw VaultError(.invalidArgument, "A vault needs at least one key slot, each kind at most once (got \(kinds))")
+        }
+        try PrivateFiles.ensureDirectory(PrivateFiles.directory(of: path))
+        guard !PrivateFiles.exists(path) else {
+            throw VaultError(.invalidArgument, "\(path) already exists; Sesame never overwrites a vault")
+        }
+        let masterKey = SymmetricKey(size: .bits256)
+        let vaultID = KeyDerivation.randomBytes(16)
+        var recoveryKey: RecoveryKey?
+        var sealedSlots: [SlotRecord] = []
+        for slot in slots {
+            let salt = KeyDerivation.randomBytes(16)
+            var cost: ScryptCost?
+            let wrappingKey: SymmetricKey
+            switch slot {
+            case .device(let keyFile):
+                wrappingKey = SlotRecord.deviceWrappingKey(
+                    deviceKey: try DeviceKeyFile.loadOrCreate(keyFile ?? defaultDeviceKeyPath(forVaultAt: path)), vaultID: vaultID)
+            case .passcode(let passcode, let slotCost):
+                cost = slotCost
+                wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
+            case .recovery:
+                let key = RecoveryKey(secret: SecretBytes(SymmetricKey(size: .bits256).bytes))
+                recoveryKey = key
+                wrappingKey = SlotRecord.recoveryWrappingKey(key, vaultID: vaultID)
+            }
+            sealedSlots.append(try SlotRecord.seal(masterKey, kind: slot.kind, salt: salt, cost: cost, wrappingKey: wrappingKey, vaultID: vaultID))
+        }
+        let finishedSlots = sealedSlots
+        try PrivateFiles.createFile(path, contents: [])
+        let database = try openDatabase(path)
+        do {
+            try Schema.migrator.migrate(database)
+            try await database.write { db in
+                try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('format', ?), ('vault-id', ?)",
+                               arguments: [Data(String(Schema.format).utf8), Data(vaultID)])
+                for slot in finishedSlots { try slot.insert(db) }
+            }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        let vault = Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+        return (vault, recoveryKey)
+    }
+
+    /// Opens and unlocks an existing vault. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - path: The vault file.
+    ///   - unlock: The secret behind one of its key slots.
+    ///   - authenticators: The backends for prompts.
+    /// - Returns: The unlocked vault.
+    /// - Throws: ``VaultError`` with `insecurePermissions` (the file or its
+    ///   directory is open to others), `damaged` (not a vault, truncated, or
+    ///   from a newer Sesame), `locked` (no such slot, or no device key file),
+    ///   `authFailed` (wrong passcode or recovery key), or `ioError`.
+    public static func open(at path: String, unlock: VaultUnlock, authenticators: Authenticators) async throws(VaultError) -> Vault {
+        try PrivateFiles.requirePrivate(PrivateFiles.directory(of: path))
+        guard PrivateFiles.exists(path) else { throw VaultError(.ioError, "There is no vault at \(path)") }
+        try PrivateFiles.requirePrivate(path)
+        for companion in [path + "-wal", path + "-shm"] where PrivateFiles.exists(companion) {
+            try PrivateFiles.requirePrivate(companion)
+        }
+        let database = try openDatabase(path)
+        let (vaultID, slots): ([UInt8], [String: SlotRecord])
+        do {
+            (vaultID, slots) = try await database.read { db throws -> ([UInt8], [String: SlotRecord]) in
+                guard try db.tableExists("meta"), try db.tableExists("slot"), try db.tableExists("item") else {
+                    throw VaultError(.damaged, "\(path) is an SQLite file but not a Sesame vault")
+                }
+                let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+                guard let format else { throw VaultError(.damaged, "\(path) has no format version; it is not a Sesame vault") }
+                guard format <= Schema.format else {
+                    throw VaultError(.damaged, "\(path) has format \(format), written by a newer Sesame; this one reads up to \(Schema.format)")
+                }
+                guard let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'vault-id'"), id.count == 16 else {
+                    throw VaultError(.damaged, "\(path) has no valid vault identifier")
+                }
+                var slots: [String: SlotRecord] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT kind, salt, log2n, r, p, sealed FROM slot") {
+                    let slot = try SlotRecord(row)
+                    slots[slot.kind] = slot
+                }
+                return (Array(id), slots)
+            }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        let kind: String
+        let wrappingKey: SymmetricKey
+        switch unlock {
+        case .device(let keyFile):
+            kind = "device"
+            guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no device slot; unlock it with its passcode or recovery key") }
+            wrappingKey = SlotRecord.deviceWrappingKey(
+                deviceKey: try DeviceKeyFile.load(keyFile ?? defaultDeviceKeyPath(forVaultAt: path)), vaultID: vaultID)
+        case .passcode(let passcode):
+            kind = "passcode"
+            guard let slot = slots[kind], let cost = slot.cost else { throw VaultError(.locked, "\(path) has no passcode slot") }
+            wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+        case .recoveryKey(let key):
+            kind = "recovery"
+            guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no recovery slot") }
+            wrappingKey = SlotRecord.recoveryWrappingKey(key, vaultID: vaultID)
+        }
+        let masterKey = try slots[kind]!.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path)
+        return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+    }
+
+    private static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "Sesame vault"
+        configuration.prepareDatabase { db in
+            // WAL alone syncs only at checkpoints; FULL makes every commit durable.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            return try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+    }
+}
+
+extension VaultError {
+    /// Maps an SQLite failure to a status, keeping SQLite's words.
+    init(databaseError error: any Error, path: String) {
+        if let error = error as? VaultError {
+            self = error
+            return
+        }
+        guard let database = error as? DatabaseError else {
+            self.init(.ioError, "\(path): \(error)")
+            return
+        }
+        switch database.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
+            self.init(.damaged, "\(path) is damaged (\(database.message ?? "corrupt")); Sesame does not repair it. Restore it from a backup or an export")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.init(.ioError, "\(path) stayed locked by another process for over \(Int(Vault.busyTimeout)) seconds")
+        case .SQLITE_CONSTRAINT:
+            self.init(.duplicateItem, "\(path): \(database.message ?? "constraint violated")")
+        default:
+            self.init(.ioError, "\(path): \(database.message ?? "\(database.resultCode)")")
+        }
+    }
+}
