@@ -104,10 +104,12 @@ final class SystemLAContext: LAContextProtocol, @unchecked Sendable {
     }
 
     private static func failure(_ error: (any Error)?) -> LAFailure {
-        guard let error = error as NSError? else {
+        guard let error else {
             return LAFailure(rawCode: LAErrorCode.authenticationFailed.rawValue, message: "no error given")
         }
-        return LAFailure(rawCode: error.code, message: error.localizedDescription)
+        // LAError bridges to NSError in LAErrorDomain; its code is the LAError.Code raw value.
+        let nsError = error as NSError
+        return LAFailure(rawCode: nsError.code, message: nsError.localizedDescription)
     }
 }
 
