@@ -70,6 +70,7 @@ let package = Package(
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
+        .testTarget(name: "SesameAppleTests", dependencies: ["SesameApple", "Sesame", "SesameTesting"]),
         // Black-box tests of the built `sesame` binary; the dependency makes
         // `swift test` build it.
         .testTarget(name: "sesameTests", dependencies: ["sesame", "SesameTesting"]),
