@@ -15,6 +15,11 @@ extension FprintdSensor {
         public var username: String
         /// How long to wait for fprintd to answer one call (not for a finger).
         public var callTimeout: Duration
+        /// fprintd's print store (its `StateDirectory`). Where this process
+        /// can read the user's prints there (as root), their digest joins the
+        /// domain state, so a finger re-enrolled under the same name is seen
+        /// too; elsewhere only the finger names count. `nil` turns it off.
+        public var printStoreDirectory: String?
 
         /// Creates a configuration.
         ///
@@ -23,16 +28,19 @@ extension FprintdSensor {
         ///   - finger: The finger to verify, or `"any"`.
         ///   - username: The user, or `""` for the caller.
         ///   - callTimeout: The limit for one D-Bus call.
+        ///   - printStoreDirectory: fprintd's print store, read where permitted; `nil` to use finger names only.
         public init(
             systemBusAddress: String? = nil,
             finger: String = "any",
             username: String = "",
-            callTimeout: Duration = .seconds(10)
+            callTimeout: Duration = .seconds(10),
+            printStoreDirectory: String? = "/var/lib/fprint"
         ) {
             self.systemBusAddress = systemBusAddress
             self.finger = finger
             self.username = username
             self.callTimeout = callTimeout
+            self.printStoreDirectory = printStoreDirectory
         }
 
         var timeoutMicroseconds: UInt64 {

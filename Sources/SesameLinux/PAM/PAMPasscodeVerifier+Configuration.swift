@@ -57,15 +57,8 @@ extension PAMPasscodeVerifier {
         }
 
         private static func effectiveUserName() throws(ConfigurationError) -> String {
-            let uid = geteuid()
-            var entry = passwd()
-            var result: UnsafeMutablePointer<passwd>?
-            var buffer = [CChar](repeating: 0, count: 4096)
-            let status = getpwuid_r(uid, &entry, &buffer, buffer.count, &result)
-            guard status == 0, result != nil, let name = entry.pw_name else {
-                throw .unknownCurrentUser(uid: uid)
-            }
-            return String(cString: name)
+            guard let name = CurrentUser.name() else { throw .unknownCurrentUser(uid: geteuid()) }
+            return name
         }
     }
 }

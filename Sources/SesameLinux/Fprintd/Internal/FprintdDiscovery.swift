@@ -29,11 +29,16 @@ enum FprintdDiscovery {
                 )
             }
         }
+        let owner = configuration.username.isEmpty ? CurrentUser.name() : configuration.username
+        let prints = configuration.printStoreDirectory.flatMap { store in
+            owner.flatMap { FprintdPrintStore.digest(directory: store, username: $0) }
+        }
         let domainState = FprintdDomainState.digest(
             deviceName: name,
             devicePath: device,
             username: configuration.username,
-            fingers: fingers
+            fingers: fingers,
+            prints: prints
         )
         return BiometricSensorState(
             availability: fingers.isEmpty ? .notEnrolled : .ready,

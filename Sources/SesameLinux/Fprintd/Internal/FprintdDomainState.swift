@@ -6,13 +6,15 @@ import Sesame
 ///
 /// Known limit: fprintd tells an unprivileged process only the *names* of the
 /// enrolled fingers. Deleting a finger and enrolling someone else's under the
-/// same name leaves the list, and so this digest, unchanged; only adding or
-/// removing a finger is seen. Each field is length-prefixed so that no two
-/// different inputs share an encoding (["ab", "c"] vs ["a", "bc"]).
+/// same name leaves the list unchanged; only adding or removing a finger is
+/// seen. Where the stored prints can be read (as root), their digest is folded
+/// in too, and such a re-enrolment is seen as well. Each field is
+/// length-prefixed so that no two different inputs share an encoding
+/// (["ab", "c"] vs ["a", "bc"]).
 enum FprintdDomainState {
     static let version = "sesame.fprintd.domain-state.v1"
 
-    static func digest(deviceName: String, devicePath: String, username: String, fingers: [String]) -> DomainState {
+    static func digest(deviceName: String, devicePath: String, username: String, fingers: [String], prints: [UInt8]? = nil) -> DomainState {
         var encoding: [UInt8] = []
         append(version, to: &encoding)
         append(deviceName, to: &encoding)
@@ -21,6 +23,11 @@ enum FprintdDomainState {
         let sorted = Set(fingers).sorted()
         appendLength(sorted.count, to: &encoding)
         for finger in sorted { append(finger, to: &encoding) }
+        if let prints {
+            append("stored-prints", to: &encoding)
+            appendLength(prints.count, to: &encoding)
+            encoding.append(contentsOf: prints)
+        }
         return DomainState(bytes: Array(SHA256.hash(data: encoding)))
     }
 
