@@ -153,6 +153,28 @@ struct VaultCommandsTests {
         #expect(try await sesame(["ls"]).stdout.isEmpty, "nothing was stored")
     }
 
+    @Test("init --json prints the recovery key as data; without the device key the passcode still opens the vault")
+    func jsonInitAndLostDeviceKey() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let created = try await sesame(["init", "--json", "--passcode-fd", "3"] + cheap, passcode: "vault passcode 7")
+        #expect(created.status == 0, "\(created.stderr)")
+        let document = try #require(try json(created) as? [String: Any])
+        #expect(document["vault"] as? String == vault)
+        let key = try #require(document["recoveryKey"] as? String)
+        #expect(key.count > 40)
+        #expect(!created.stderr.contains(key), "shown once, in one place")
+
+        #expect(try await sesame(["put", "k"], stdin: Data("v".utf8)).status == 0)
+        try FileManager.default.removeItem(atPath: home + "/vaults/device/device.key")
+        #expect(try await sesame(["get", "k"]).status == 10, "the passcode is needed now, and there is no terminal")
+        let got = try await sesame(["get", "k", "--passcode-fd", "3"], passcode: "vault passcode 7")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "v")
+
+        let closed = try await sesame(["get", "k", "--passcode-fd", "7"])
+        #expect(closed.status == 2, "\(closed.stderr)")
+    }
+
     @Test("A vault readable by others is refused with exit 9 and never opened")
     func insecurePermissions() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
