@@ -18,4 +18,6 @@ enum ExitStatus: Int32, Sendable {
 struct CommandFailure: Error {
     var status: ExitStatus
     var message: String
+    /// Report on standard output as `{"error": {...}}` (for `--json`).
+    var json = false
 }

@@ -7,11 +7,17 @@ struct SesameCommand: AsyncParsableCommand {
         commandName: "sesame",
         abstract: "Ask whether the owner is really here, with the fingerprint reader, the login password or an app passcode.",
         discussion: """
-            Exit codes: 0 ok, 1 error, 2 usage, 4 authentication failed, 5 cancelled, \
-            6 locked out, 7 not available, 10 not interactive.
+            Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 authentication failed, 5 cancelled, \
+            6 locked out, 7 not available, 8 item invalidated by an enrolment change, \
+            9 vault damaged, tampered with or open to others, 10 not interactive.
+            With --json, errors are printed on standard output as \
+            {"error": {"code": N, "status": "...", "message": "..."}}.
             """,
         version: "0.1.0",
-        subcommands: [StatusCommand.self, AuthenticateCommand.self]
+        subcommands: [
+            StatusCommand.self, AuthenticateCommand.self,
+            InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
+        ]
     )
 
     /// Runs the command, mapping failures to ``ExitStatus`` codes; usage
@@ -25,6 +31,7 @@ struct SesameCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as CommandFailure {
+            if failure.json { JSONOutput.exit(failure) }
             StandardError.exit(failure.status, "sesame: \(failure.message)")
         } catch {
             if exitCode(for: error) == .validationFailure {

@@ -4,8 +4,9 @@ import Foundation
 struct SesameBinary {
     struct Result {
         var status: Int32
-        var stdout: String
+        var output: Data
         var stderr: String
+        var stdout: String { String(decoding: output, as: UTF8.self) }
     }
 
     /// `sesame` sits next to the test bundle in the build directory.
@@ -16,28 +17,47 @@ struct SesameBinary {
 
     /// Runs the binary on a thread of its own: waiting for a process must not
     /// hold one of the few threads Swift's concurrency pool has.
-    static func run(_ arguments: [String], environment: [String: String]) async throws -> Result {
+    ///
+    /// - Parameters:
+    ///   - stdin: Bytes for standard input; `nil` for an empty one.
+    ///   - descriptor3: A file opened as descriptor 3 of `sesame`, for
+    ///     `--passcode-fd 3`: Process passes only 0, 1 and 2 on, so
+    ///     `/bin/sh` opens it (`3<file`). The secret stays in the file, out
+    ///     of every argv and environment.
+    static func run(_ arguments: [String], environment: [String: String], stdin: Data? = nil, descriptor3: String? = nil) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment) }) }.start()
+            Thread {
+                continuation.resume(with: Swift.Result {
+                    try runBlocking(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3)
+                })
+            }.start()
         }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
+    private static func runBlocking(_ arguments: [String], environment: [String: String], stdin: Data?, descriptor3: String?) throws -> Result {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        var environment = environment
+        if let descriptor3 {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" "$@" 3<"$SESAME_TEST_FD3""#, url.path] + arguments
+            environment["SESAME_TEST_FD3"] = descriptor3
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // Small inputs fit the pipe's buffer, so writing before reading
+        // cannot deadlock.
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
-        )
+        return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

@@ -1,0 +1,59 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sesame
+
+/// `sesame get NAME`: the value, and nothing else, on standard output.
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Write a secret's value to standard output, exactly (no newline is added).",
+        discussion: "Prompts, when the item needs one, go to the terminal. Ctrl-C cancels (exit 5)."
+    )
+
+    @OptionGroup var item: ItemOptions
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: "Why you read it, shown on the prompt.")
+    var reason: String?
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let machine = try options.machine()
+            let vault = try await options.open(machine)
+            let context = options.context(machine)
+            // The attributes say whether an application password is needed;
+            // a listing spoilt by another, tampered row must not block this
+            // item, whose read checks its own integrity anyway.
+            let attributes = try? await item.find(in: vault)
+            if let attributes {
+                try await item.supplyPassword(for: attributes.accessControl, options: options, on: context)
+            } else if options.passwordFD != nil {
+                try await item.supplyPassword(for: .applicationPassword, options: options, on: context)
+            }
+            let value: SecretBytes
+            do {
+                value = try await vault.read(service: item.service, account: item.name,
+                                             operationPrompt: reason ?? "Read \(item.name)", context: context)
+            } catch VaultError.itemNotFound {
+                throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
+            }
+            try value.withUnsafeBytes { bytes in
+                // Straight from the wiped-on-release buffer to the descriptor:
+                // no String, no stdio buffer keeps a copy.
+                var offset = 0
+                while offset < bytes.count {
+                    let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    guard written > 0 else {
+                        throw CommandFailure(status: .failure, message: "cannot write to standard output: \(String(cString: strerror(errno)))")
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+}

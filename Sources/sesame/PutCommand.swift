@@ -1,0 +1,81 @@
+import ArgumentParser
+import Sesame
+
+/// `sesame put NAME`: stores the value read from standard input.
+struct PutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "put",
+        abstract: "Store a secret read from standard input (or typed, masked, on the terminal).",
+        discussion: """
+            The value is read from standard input byte for byte (use `printf %s` rather than `echo` \
+            to avoid a trailing newline), never from the command line, where ps and shell history \
+            would show it. --access flags: \(AccessArgument.names.map(\.0).joined(separator: ", ")); \
+            join them with `,` for any one or `+` for all, not both.
+            """
+    )
+
+    @OptionGroup var item: ItemOptions
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: ArgumentHelp("Who may read it, e.g. biometry-current-set,device-passcode or biometry-any+app-password.", valueName: "flags"))
+    var access: String?
+
+    @Option(help: "When it may be read and whether it may be exported.")
+    var accessibility = AccessibilityArgument(.whenUnlocked)
+
+    @Option(help: "A label for people.")
+    var label: String?
+
+    @Flag(help: "Replace the value of an existing item (which asks as `get` does).")
+    var replace = false
+
+    /// Catches a value typed after NAME so it can be refused with a reason
+    /// instead of ArgumentParser's generic "unexpected argument".
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var stray: [String] = []
+
+    func validate() throws {
+        if let unknown = stray.first(where: { $0.hasPrefix("-") }) {
+            throw ValidationError("unknown option \(unknown)")
+        }
+        if !stray.isEmpty {
+            throw ValidationError("put takes the value from standard input, never from the command line (ps and shell history would show it); nothing was stored")
+        }
+        if let access { _ = try AccessArgument.parse(access) }
+        if options.passcodeFD == 0 || options.passwordFD == 0 {
+            throw ValidationError("standard input carries the value; pass the passcode or password on another descriptor")
+        }
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let control = try access.map(AccessArgument.parse) ?? Vault.noAccessControl
+            let machine = try options.machine()
+            let vault = try await options.open(machine)
+            let value = try await readValue()
+            guard !value.isEmpty else { throw CommandFailure(status: .usage, message: "the value is empty; nothing was stored") }
+            let context = options.context(machine)
+            try await item.supplyPassword(for: control, options: options, on: context)
+            if replace, try await vault.contains(service: item.service, account: item.name) {
+                try await vault.update(value, service: item.service, account: item.name,
+                                       operationPrompt: "Replace \(item.name)", context: context)
+                return
+            }
+            do {
+                try await vault.add(value, service: item.service, account: item.name, label: label,
+                                    accessibility: accessibility.value, accessControl: control, context: context)
+            } catch VaultError.duplicateItem {
+                throw CommandFailure(status: .failure, message: "\(item.name) already exists in service \(item.service); use --replace")
+            }
+        }
+    }
+
+    /// Standard input as is; asked on the terminal, masked, when standard
+    /// input is the terminal (typing a secret visibly is never right).
+    private func readValue() async throws -> SecretBytes {
+        if SecretReader.isTerminal(0) {
+            return try await options.ask("Value of \(item.name)", kind: .applicationPassword, hint: "pipe it to standard input")
+        }
+        return try SecretReader.read(descriptor: 0, what: "the value", stripNewline: false)
+    }
+}

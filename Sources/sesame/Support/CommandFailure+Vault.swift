@@ -1,0 +1,53 @@
+import ArgumentParser
+import Sesame
+
+extension CommandFailure {
+    /// Maps a vault error to its exit code (see ``ExitStatus``), keeping the
+    /// library's sentence as the message.
+    init(_ error: VaultError) {
+        if let authentication = error.authenticationError,
+           authentication.code == .biometryLockout || authentication.retryAfter != nil {
+            self.init(authentication)
+            return
+        }
+        let status: ExitStatus = switch error.status {
+        case .itemNotFound: .notFound
+        case .authFailed: .authenticationFailed
+        case .userCanceled: .cancelled
+        case .interactionNotAllowed: .notInteractive
+        case .notAvailable: .notAvailable
+        case .itemInvalidated: .itemInvalidated
+        // A vault open to others may have been read or swapped: like a
+        // damaged one, a person must look before anything uses it again.
+        case .tampered, .damaged, .insecurePermissions: .damaged
+        // No such slot, or the device key file is missing.
+        case .locked: .notAvailable
+        case .invalidArgument: .usage
+        case .duplicateItem, .ioError, .success: .failure
+        }
+        self.init(status: status, message: error.message)
+    }
+
+    /// Any error a vault command can end with.
+    init(any error: any Error) {
+        switch error {
+        case let failure as CommandFailure: self = failure
+        case let vault as VaultError: self.init(vault)
+        case let authentication as AuthenticationError: self.init(authentication)
+        case let validation as ValidationError: self.init(status: .usage, message: validation.message)
+        default: self.init(status: .failure, message: "\(error)")
+        }
+    }
+}
+
+/// Runs a command's body, turning its errors into ``CommandFailure``s that
+/// are reported as JSON on standard output when `json` is set.
+func reporting(json: Bool, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        var failure = CommandFailure(any: error)
+        failure.json = json
+        throw failure
+    }
+}

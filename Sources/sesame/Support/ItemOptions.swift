@@ -1,0 +1,32 @@
+import ArgumentParser
+import Sesame
+
+/// The item a command is about: NAME within a service.
+struct ItemOptions: ParsableArguments {
+    @Argument(help: "The item's name (its account within the service).")
+    var name: String
+
+    @Option(help: "The service the item belongs to.")
+    var service = ItemOptions.defaultService
+
+    static let defaultService = "sesame"
+
+    func validate() throws {
+        if name.isEmpty { throw ValidationError("NAME must not be empty") }
+        if service.isEmpty { throw ValidationError("--service must not be empty") }
+    }
+
+    /// The item's attributes, or exit 3. Never prompts, decrypts nothing.
+    func find(in vault: Vault) async throws -> VaultItem {
+        let item = try await vault.list(service: service).first { $0.account == name }
+        guard let item else { throw CommandFailure(status: .notFound, message: "no item \(name) in service \(service)") }
+        return item
+    }
+
+    /// Puts the application password on `context` when `control` needs one.
+    func supplyPassword(for control: AccessControl, options: VaultOptions, on context: AuthenticationContext) async throws {
+        guard control.flags.contains(.applicationPassword) else { return }
+        let password = try await options.applicationPassword()
+        _ = context.setCredential(password, type: .applicationPassword)
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
+
+/// The options every vault command shares.
+struct VaultOptions: ParsableArguments {
+    @Option(name: .customLong("vault"), help: ArgumentHelp(
+        "The vault file.", discussion: "Default: $SESAME_VAULT, else $XDG_DATA_HOME/sesame/vault.sqlite or ~/.local/share/sesame/vault.sqlite.",
+        valueName: "path"))
+    var vaultPath: String?
+
+    @Option(name: .customLong("passcode-fd"), help: ArgumentHelp(
+        "Read the vault passcode from file descriptor N (to its end; one trailing newline is dropped).",
+        discussion: "For scripts: `sesame get x --passcode-fd 3 3<passcode-file`. Secrets are never taken from arguments or the environment.",
+        valueName: "N"))
+    var passcodeFD: Int32?
+
+    @Option(name: .customLong("password-fd"), help: ArgumentHelp(
+        "Read the application password of an app-password item from file descriptor N.", valueName: "N"))
+    var passwordFD: Int32?
+
+    @Flag(help: "Never prompt; fail with exit code 10 when a prompt would be needed.")
+    var noInteraction = false
+
+    @Option(help: "The PAM service that checks the login password.")
+    var pamService = "sesame"
+
+    func validate() throws {
+        for (name, descriptor) in [("--passcode-fd", passcodeFD), ("--password-fd", passwordFD)] {
+            if let descriptor, descriptor < 0 { throw ValidationError("\(name) must be an open file descriptor (0 or more)") }
+        }
+        if let passcodeFD, passcodeFD == passwordFD {
+            throw ValidationError("--passcode-fd and --password-fd must be different descriptors")
+        }
+    }
+
+    /// The vault file, made absolute so that messages name it unambiguously.
+    var path: String {
+        let environment = ProcessInfo.processInfo.environment
+        let chosen = vaultPath ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Vault.defaultPath(environment: environment)
+        if chosen.hasPrefix("/") { return chosen }
+        return FileManager.default.currentDirectoryPath + "/" + chosen
+    }
+
+    /// The machine's authenticators, prompting on the terminal unless
+    /// `--no-interaction`.
+    func machine() throws -> Machine {
+        var machine = try Machine(pamService: pamService)
+        #if os(Linux)
+        if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
+        #endif
+        return machine
+    }
+
+    /// A context for item prompts, honouring `--no-interaction` and Ctrl-C.
+    func context(_ machine: Machine) -> AuthenticationContext {
+        let context = AuthenticationContext(machine.authenticators)
+        context.interactionNotAllowed = noInteraction
+        Interrupt.cancel(context)
+        return context
+    }
+
+    /// The vault passcode: from `--passcode-fd`, else asked on the terminal.
+    func passcode(prompt: String = "Vault passcode") async throws(CommandFailure) -> SecretBytes {
+        if let passcodeFD {
+            return try SecretReader.read(descriptor: passcodeFD, what: "the passcode", stripNewline: true)
+        }
+        return try await ask(prompt, kind: .appPasscode, hint: "pass it with --passcode-fd N")
+    }
+
+    /// An item's application password: from `--password-fd`, else asked.
+    func applicationPassword() async throws(CommandFailure) -> SecretBytes {
+        if let passwordFD {
+            return try SecretReader.read(descriptor: passwordFD, what: "the application password", stripNewline: true)
+        }
+        return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
+    }
+
+    /// Asks on /dev/tty, masked; never on stdin/stdout, which carry data.
+    func ask(_ prompt: String, kind: AuthenticationMethod, hint: String) async throws(CommandFailure) -> SecretBytes {
+        #if os(Linux)
+        if !noInteraction, let terminal = TerminalPresenter() {
+            switch await terminal.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
+            case .entered(let secret): return secret
+            case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
+            }
+        }
+        #endif
+        let why = noInteraction ? "--no-interaction was given" : "there is no terminal to ask on"
+        throw CommandFailure(status: .notInteractive, message: "\(prompt.lowercased()) needed but \(why); \(hint)")
+    }
+
+    /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
+    /// the device key, falling back to the passcode when the vault has no
+    /// device slot or the device key file is missing.
+    func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
+        let path = self.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+        }
+        if passcodeFD == nil {
+            do throws(VaultError) {
+                return try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+            } catch where error.status == .locked {
+                // A passcode-only vault, or the device key file is gone: the
+                // passcode slot still opens it.
+            } catch {
+                throw CommandFailure(error)
+            }
+        }
+        let passcode = try await passcode()
+        do throws(VaultError) {
+            return try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: machine.authenticators)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// `sesame init/put/get/ls/rm`, run as a script runs them: secrets only ever
+/// on standard input or descriptor 3, never in an argument.
+@Suite("sesame vault commands")
+struct VaultCommandsTests {
+    private let home: String
+    private let vault: String
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-vault-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        vault = home + "/vaults/test.sqlite"
+    }
+
+    /// No system bus: items without access control need no sensor, and the
+    /// test must not depend on the machine's fprintd.
+    private var environment: [String: String] {
+        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home)/no-such-socket", "SESAME_VAULT": vault]
+    }
+
+    /// Runs `sesame` with `--no-interaction`, so that nothing ever waits on a terminal.
+    private func sesame(_ arguments: [String], stdin: Data? = nil, passcode: String? = nil) async throws -> SesameBinary.Result {
+        var descriptor3: String?
+        if let passcode {
+            let file = home + "/passcode-\(UUID().uuidString)"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data((passcode + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+            descriptor3 = file
+        }
+        let result = try await SesameBinary.run(arguments + ["--no-interaction"], environment: environment, stdin: stdin, descriptor3: descriptor3)
+        for argument in arguments {
+            #expect(passcode == nil || !argument.contains(passcode!), "a secret was passed as an argument")
+        }
+        return result
+    }
+
+    /// The lowest cost `init` accepts: debug builds would take minutes at the standard one.
+    private let cheap = ["--scrypt-log2n", "10"]
+
+    private func json(_ result: SesameBinary.Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: result.output)
+    }
+
+    @Test("init, put from stdin, get the exact bytes, ls, ls --json, rm, then get exits 3")
+    func roundTrip() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let created = try await sesame(["init", "--passcode-fd", "3"] + cheap, passcode: "correct horse")
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.output.isEmpty, "the recovery key is for the person, not for stdout")
+        #expect(created.stderr.contains("RECOVERY KEY"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: vault)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        let again = try await sesame(["init", "--passcode-fd", "3"] + cheap, passcode: "other")
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("never overwrites"))
+
+        // Not valid UTF-8, with a trailing newline: get must return it untouched.
+        let value = Data([0x74, 0x6f, 0x6b, 0xff, 0x00, 0x0a])
+        let put = try await sesame(["put", "api-token", "--service", "deploy"], stdin: value)
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(put.output.isEmpty)
+        let duplicate = try await sesame(["put", "api-token", "--service", "deploy"], stdin: value)
+        #expect(duplicate.status == 1)
+        let guarded = try await sesame(["put", "guarded", "--access", "app-password+device-passcode", "--accessibility", "after-first-unlock",
+                                        "--password-fd", "3"], stdin: Data("x".utf8), passcode: "app password")
+        #expect(guarded.status == 0, "\(guarded.stderr)")
+
+        let got = try await sesame(["get", "api-token", "--service", "deploy"])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.output == value)
+
+        let listed = try await sesame(["ls", "--service", "deploy"])
+        #expect(listed.status == 0)
+        #expect(listed.stdout == "deploy\tapi-token\tnone\twhen-unlocked\n")
+        #expect(!listed.output.contains(value))
+
+        let listedJSON = try #require(try json(await sesame(["ls", "--json"])) as? [[String: Any]])
+        let entry = try #require(listedJSON.first { $0["name"] as? String == "api-token" })
+        #expect(entry["service"] as? String == "deploy")
+        #expect(entry["access"] as? String == "none")
+        #expect(entry["accessibility"] as? String == "when-unlocked")
+        #expect(entry["created"] is String && entry["modified"] is String)
+        #expect(entry["value"] == nil)
+        let guardedEntry = try #require(listedJSON.first { $0["name"] as? String == "guarded" })
+        #expect(guardedEntry["service"] as? String == "sesame")
+        #expect(guardedEntry["access"] as? String == "device-passcode+app-password")
+        #expect(guardedEntry["accessibility"] as? String == "after-first-unlock")
+
+        let removed = try await sesame(["rm", "api-token", "--service", "deploy"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let gone = try await sesame(["get", "api-token", "--service", "deploy"])
+        #expect(gone.status == 3)
+        #expect(gone.output.isEmpty)
+        #expect(try await sesame(["rm", "api-token", "--service", "deploy"]).status == 3)
+
+        let missingJSON = try await sesame(["ls", "--json", "--vault", home + "/none/vault.sqlite"])
+        #expect(missingJSON.status == 1)
+        let error = try #require((try json(missingJSON) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 1)
+        #expect(error["status"] as? String == "failure")
+        #expect((error["message"] as? String)?.contains("sesame init") == true)
+    }
+
+    @Test("A passcode-only vault opens with --passcode-fd; a wrong passcode exits 4, none exits 10")
+    func passcodeOnly() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let created = try await sesame(["init", "--passcode-only", "--passcode-fd", "3"] + cheap, passcode: "s3cret pass")
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/vaults/device/device.key"))
+
+        let put = try await sesame(["put", "db", "--passcode-fd", "3"], stdin: Data("hunter2".utf8), passcode: "s3cret pass")
+        #expect(put.status == 0, "\(put.stderr)")
+        #expect(put.output.isEmpty)
+        let got = try await sesame(["get", "db", "--passcode-fd", "3"], passcode: "s3cret pass")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "hunter2")
+
+        let wrong = try await sesame(["get", "db", "--passcode-fd", "3"], passcode: "wrong")
+        #expect(wrong.status == 4, "\(wrong.stderr)")
+        #expect(wrong.output.isEmpty)
+
+        let none = try await sesame(["get", "db"])
+        #expect(none.status == 10, "\(none.stderr)")
+        #expect(none.stderr.contains("--passcode-fd"))
+
+        let wrongJSON = try await sesame(["ls", "--json", "--passcode-fd", "3"], passcode: "wrong")
+        #expect(wrongJSON.status == 4)
+        let error = try #require((try json(wrongJSON) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? Int == 4)
+        #expect(error["status"] as? String == "authenticationFailed")
+    }
+
+    @Test("Usage errors exit 2: a value in argv, mixed , and +, unknown flags, unknown accessibility")
+    func usage() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(try await sesame(["init", "--passcode-fd", "3"] + cheap, passcode: "vault passcode 7").status == 0)
+
+        let inArgv = try await sesame(["put", "token", "not-a-real-secret"], stdin: Data("x".utf8))
+        #expect(inArgv.status == 2)
+        #expect(inArgv.stderr.contains("standard input"))
+        #expect(!inArgv.stderr.contains("not-a-real-secret"), "the refused value is not echoed either")
+
+        let mixed = try await sesame(["put", "token", "--access", "biometry-any,device-passcode+app-password"], stdin: Data("x".utf8))
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("not both"))
+
+        #expect(try await sesame(["put", "token", "--access", "face-id"], stdin: Data("x".utf8)).status == 2)
+        #expect(try await sesame(["put", "token", "--access", "biometry-any,biometry-current-set"], stdin: Data("x".utf8)).status == 2)
+        #expect(try await sesame(["put", "token", "--accessibility", "always"], stdin: Data("x".utf8)).status == 2)
+        #expect(try await sesame(["put", "token"], stdin: Data()).status == 2, "an empty value is a mistake")
+        #expect(try await sesame(["ls"]).stdout.isEmpty, "nothing was stored")
+    }
+
+    @Test("init --json prints the recovery key as data; without the device key the passcode still opens the vault")
+    func jsonInitAndLostDeviceKey() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let created = try await sesame(["init", "--json", "--passcode-fd", "3"] + cheap, passcode: "vault passcode 7")
+        #expect(created.status == 0, "\(created.stderr)")
+        let document = try #require(try json(created) as? [String: Any])
+        #expect(document["vault"] as? String == vault)
+        let key = try #require(document["recoveryKey"] as? String)
+        #expect(key.count > 40)
+        #expect(!created.stderr.contains(key), "shown once, in one place")
+
+        #expect(try await sesame(["put", "k"], stdin: Data("v".utf8)).status == 0)
+        try FileManager.default.removeItem(atPath: home + "/vaults/device/device.key")
+        #expect(try await sesame(["get", "k"]).status == 10, "the passcode is needed now, and there is no terminal")
+        let got = try await sesame(["get", "k", "--passcode-fd", "3"], passcode: "vault passcode 7")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "v")
+
+        let closed = try await sesame(["get", "k", "--passcode-fd", "7"])
+        #expect(closed.status == 2, "\(closed.stderr)")
+    }
+
+    @Test("A vault readable by others is refused with exit 9 and never opened")
+    func insecurePermissions() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(try await sesame(["init", "--passcode-fd", "3"] + cheap, passcode: "vault passcode 7").status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: vault)
+        let listed = try await sesame(["ls"])
+        #expect(listed.status == 9, "\(listed.stderr)")
+        #expect(listed.output.isEmpty)
+    }
+}
