@@ -23,7 +23,9 @@ struct AuthenticateCommandTests {
         private let reader: Thread
 
         init(arguments: [String], environment: [String: String]) throws {
-            let command = ([SesameBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            // `exec`: script runs the command through `sh -c`; a shell left in
+            // the terminal's foreground group would die of the Ctrl-C itself.
+            let command = "exec " + ([SesameBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             process.arguments = ["--quiet", "--return", "--flush", "--command", command, "/dev/null"]
             process.environment = environment
