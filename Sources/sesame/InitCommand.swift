@@ -38,8 +38,8 @@ struct InitCommand: AsyncParsableCommand {
     var scryptLog2N: UInt8?
 
     func validate() throws {
-        if let scryptLog2N, !(10...24).contains(scryptLog2N) {
-            throw ValidationError("--scrypt-log2n must be between 10 and 24")
+        if let scryptLog2N, !(10...20).contains(scryptLog2N) {
+            throw ValidationError("--scrypt-log2n must be between 10 and 20")
         }
     }
 

@@ -18,14 +18,23 @@ public struct ScryptCost: Sendable, Hashable, Codable {
     ///   - log2N: log2 of N, 1…24.
     ///   - r: The block size, 1…64.
     ///   - p: The parallelism, 1…16.
-    /// - Returns: `nil` for values outside those ranges, which would either
-    ///   be useless or exhaust memory.
+    /// - Returns: `nil` for values outside those ranges, or needing more than
+    ///   1 GiB of memory (128·r·N bytes) or more than 16 times the standard
+    ///   work (r·p·N): costs come from files (an export, a key slot) that an
+    ///   attacker may have written, and opening one must not exhaust the machine.
     public init?(log2N: UInt8, r: UInt32 = 8, p: UInt32 = 1) {
         guard (1...24).contains(log2N), (1...64).contains(r), (1...16).contains(p) else { return nil }
+        let n = UInt64(1) << UInt64(log2N)
+        guard 128 * UInt64(r) * n <= Self.maximumMemory, UInt64(r) * UInt64(p) * n <= Self.maximumWork else { return nil }
         self.log2N = log2N
         self.r = r
         self.p = p
     }
+
+    /// The most memory a cost may ask for: 1 GiB.
+    public static let maximumMemory: UInt64 = 1 << 30
+    /// The most work a cost may ask for: 16 × the standard r·p·N.
+    public static let maximumWork: UInt64 = 16 * 8 * (1 << 17)
 
     /// N = 2^17, r = 8, p = 1: about 128 MiB and a quarter of a second in a
     /// release build. For production.
