@@ -5,14 +5,18 @@
 #
 # Usage: scripts/crash-test.sh [iterations (default 500)] [max-delay-ms (default 400)]
 # Env:   SCRATCH_PATH   SwiftPM scratch path (default .build)
+#        STRESS         an already built sesame-vault-stress (skips the build)
+#        ROTATE         iterations per vault (default 25)
 #        KEEP=1         keep the work directory (printed at the end)
 #
-# One vault is reused for the whole run, so later kills land on a vault with
-# a longer history. Each iteration: start `sesame-vault-stress <vault> i<n>
+# A vault is reused for ROTATE iterations, so later kills land on a vault
+# with a longer history (a writer acknowledges several hundred items per
+# 100 ms, so one vault grows to ~15,000 items), then checked in full and
+# replaced by a fresh one. Each iteration: start `sesame-vault-stress <vault> i<n>
 # 1000000`, sleep a random 0..max-delay ms (so some kills land while the
 # writer is still opening the vault), SIGKILL it, then
-# `sesame-vault-stress verify <vault> <its output>`. At the end every
-# acknowledged item of every iteration is verified once more. Exits 1 on
+# `sesame-vault-stress verify <vault> <its output>`. When a vault is
+# retired, every item acknowledged into it is verified once more. Exits 1 on
 # the first loss, 0 when all iterations pass.
 set -euo pipefail
 
@@ -22,20 +26,43 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${SCRATCH_PATH:-$root/.build}
 
 cd "$root"
-swift build -c release --product sesame-vault-stress --scratch-path "$scratch" >&2
-stress=$(swift build -c release --product sesame-vault-stress --scratch-path "$scratch" --show-bin-path)/sesame-vault-stress
+if [[ -n ${STRESS:-} ]]; then
+    stress=$STRESS
+else
+    swift build -c release --product sesame-vault-stress --scratch-path "$scratch" >&2
+    stress=$(swift build -c release --product sesame-vault-stress --scratch-path "$scratch" --show-bin-path)/sesame-vault-stress
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sesame-crash.XXXXXX")
 chmod 700 "$work"
-vault=$work/vault/vault.sqlite
-acks=$work/acks
-mkdir -p "$acks"
-"$stress" create "$vault"
+rotate=${ROTATE:-25}
+new_vault() {
+    generation=$1
+    vault=$work/vault-$generation/vault.sqlite
+    acks=$work/acks-$generation
+    mkdir -p "$acks"
+    "$stress" create "$vault"
+}
+retire_vault() {
+    if ! result=$("$stress" verify "$vault" "$acks"/*.log 2>&1); then
+        echo "full check of $vault: LOSS" >&2
+        echo "$result" >&2
+        echo "work directory kept: $work" >&2
+        exit 1
+    fi
+    echo "vault $generation retired: $result"
+    [[ ${KEEP:-0} == 1 ]] || rm -rf "$(dirname "$vault")" "$acks"
+}
+new_vault 1
 
 start=$(date +%s)
 total_acked=0
 zero_acks=0
 for ((i = 1; i <= iterations; i++)); do
+    if ((i > 1 && (i - 1) % rotate == 0)); then
+        retire_vault
+        new_vault $(((i - 1) / rotate + 1))
+    fi
     log=$acks/$i.log
     "$stress" "$vault" "i$i" 1000000 >"$log" 2>"$work/writer.err" &
     pid=$!
@@ -65,11 +92,7 @@ for ((i = 1; i <= iterations; i++)); do
     fi
 done
 
-echo "final check of every acknowledged item of all $iterations iterations:"
-if ! "$stress" verify "$vault" "$acks"/*.log; then
-    echo "work directory kept: $work" >&2
-    exit 1
-fi
+retire_vault
 end=$(date +%s)
 echo "PASS: $iterations/$iterations kills, $total_acked acknowledged items all present" \
      "($zero_acks kills before the first acknowledgement), $((end - start)) s"
