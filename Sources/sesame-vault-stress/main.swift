@@ -15,7 +15,8 @@
 //       only this process's own accounts "m<process-id>-<k>" (k < 16), reads
 //       touch everyone's ("m0-…" to "m7-…"). Logs each acknowledged
 //       operation on standard output: "put <account> <value>" or
-//       "del <account>". Exits 1 on any unexpected error (a read of an own
+//       "del <account>". Own accounts left by an earlier run are read at
+//       the start. Exits 1 on any unexpected error (a read of an own
 //       account that does not return the last acknowledged value, a lock
 //       timeout, a damaged file…), with the error on standard error.
 //   sesame-vault-stress verify [--exact] <vault-path> <log>...
@@ -117,7 +118,15 @@ func mixed(path: String, me: Int, operations: Int, seed: UInt64) async {
     var random = SplitMix64(state: seed ^ UInt64(me) &* 0x1000_0001)
     let vault = await openVault(path)
     /// The last acknowledged value of each own account; nil = absent.
+    /// Starts from what an earlier round left (no one else writes these).
     var own: [String: String] = [:]
+    do {
+        for item in try await vault.list(service: service) where item.account.hasPrefix("m\(me)-") {
+            own[item.account] = string(try await vault.read(service: service, account: item.account, operationPrompt: ""))
+        }
+    } catch {
+        fail("cannot read the initial state: \(error)")
+    }
     for sequence in 0..<operations {
         let account = "m\(me)-\(Int.random(in: 0..<ownAccounts, using: &random))"
         let roll = Int.random(in: 0..<100, using: &random)
