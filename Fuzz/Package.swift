@@ -15,6 +15,8 @@ let package = Package(
         .package(path: ".."),
         // Already a dependency of Sesame; named here for CryptoExtras' scrypt.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Already a dependency of Sesame; named here to edit rows as an attacker would.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -23,6 +25,13 @@ let package = Package(
                 .product(name: "Sesame", package: sesame),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzRecord",
+            dependencies: [
+                .product(name: "Sesame", package: sesame),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -3,24 +3,33 @@
 # committed corpus (CI-friendly: exits non-zero on a crash, leak or timeout).
 #
 # Usage: Fuzz/run.sh [seconds per target (default 60)] [extra libFuzzer flags...]
-# A crash leaves crash-<sha1> in Fuzz/artifacts/; reproduce it with
-#   Fuzz/.build/debug/FuzzImport Fuzz/artifacts/crash-<sha1>
-# and commit it to Fuzz/Regressions/import/ (replayed by this script on every run).
+# Targets: FuzzImport (Corpus/import), FuzzRecord (Corpus/record); pick with
+#   TARGETS="FuzzImport:import" Fuzz/run.sh 60
+# A crash leaves <Target>-crash-<sha1> in Fuzz/artifacts/; reproduce it with
+#   Fuzz/.build/debug/<Target> Fuzz/artifacts/<Target>-crash-<sha1>
+# and, once fixed, commit it to Fuzz/Regressions/<corpus>/ (replayed first on every run).
 set -euo pipefail
 seconds=${1:-60}
 shift || true
 cd "$(dirname "$0")"
-swift build --package-path . --scratch-path .build -c debug --product FuzzImport \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
-bin=.build/debug/FuzzImport
-mkdir -p artifacts Regressions/import
-# Regressions first: every input that ever crashed must now pass.
-if compgen -G "Regressions/import/*" >/dev/null; then
-    "$bin" -runs=0 Regressions/import/*
-fi
-# New inputs go to a scratch copy, so the committed corpus only changes on purpose
-# (merge them with: .build/debug/FuzzImport -merge=1 Corpus/import <scratch>).
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-    -artifact_prefix=artifacts/ "$@" "$scratch" Corpus/import
+targets=(${TARGETS:-FuzzImport:import FuzzRecord:record})
+for entry in "${targets[@]}"; do
+    swift build --package-path . --scratch-path .build -c debug --product "${entry%%:*}" \
+        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+done
+for entry in "${targets[@]}"; do
+    target=${entry%%:*} corpus=${entry##*:}
+    bin=.build/debug/$target
+    mkdir -p artifacts "Regressions/$corpus"
+    # Regressions first: every input that ever crashed must now pass.
+    if compgen -G "Regressions/$corpus/*" >/dev/null; then
+        "$bin" -runs=0 "Regressions/$corpus"/*
+    fi
+    # New inputs go to a scratch directory, so the committed corpus changes only
+    # on purpose (merge with: $bin -merge=1 Corpus/$corpus <scratch>).
+    scratch=$(mktemp -d)
+    echo "== $target: ${seconds}s on Corpus/$corpus" >&2
+    "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+        -artifact_prefix="artifacts/$target-" "$@" "$scratch" "Corpus/$corpus"
+    rm -rf "$scratch"
+done
