@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// libFuzzer targets, kept apart so the root package never builds with
+// -sanitize=fuzzer. Build and run: Fuzz/run.sh (see Fuzz/README.md).
+// A path dependency's identity is its directory's name (the checkout's name
+// in CI, a worktree's name locally), so derive it instead of assuming "Sesame".
+let sesame = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "SesameFuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        // Already a dependency of Sesame; named here for CryptoExtras' scrypt.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Already a dependency of Sesame; named here to edit rows as an attacker would.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzImport",
+            dependencies: [
+                .product(name: "Sesame", package: sesame),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzRecord",
+            dependencies: [
+                .product(name: "Sesame", package: sesame),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ]
+)
