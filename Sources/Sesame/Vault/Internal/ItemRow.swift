@@ -43,19 +43,17 @@ struct ItemRow: Sendable {
 
     /// Reads a row; a column of the wrong type means the file was edited.
     init(_ row: Row) throws(VaultError) {
-        func blob(_ name: String) throws(VaultError) -> [UInt8] {
-            guard let data = row[name] as Data? else { throw VaultError(.tampered, "The \(name) column of an item row is missing or not a blob") }
-            return Array(data)
+        let columns = RowColumns(row: row) { name in
+            VaultError(.tampered, "The \(name) column of an item row is missing or of the wrong type: the file was edited")
         }
-        guard let id = row["id"] as Int64?, let service = row["service"] as String?, let account = row["account"] as String?,
-              let accessibility = row["accessibility"] as String?, let accessControl = row["access_control"] as String?,
-              let created = row["created"] as Double?, let modified = row["modified"] as Double?
-        else { throw VaultError(.tampered, "An item row has a missing or mistyped column") }
         self.init(
-            id: id, service: service, account: account, label: row["label"] as String?,
-            accessibility: accessibility, accessControl: accessControl, created: created, modified: modified,
-            wrappings: try blob("wrappings"), commitment: (row["commitment"] as Data?).map { Array($0) },
-            ciphertext: try blob("ciphertext"), mac: try blob("mac")
+            id: try columns.value("id"), service: try columns.value("service"), account: try columns.value("account"),
+            label: try columns.optional("label"),
+            accessibility: try columns.value("accessibility"), accessControl: try columns.value("access_control"),
+            created: try columns.value("created"), modified: try columns.value("modified"),
+            wrappings: Array(try columns.value("wrappings", as: Data.self)),
+            commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
+            ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self))
         )
     }
 

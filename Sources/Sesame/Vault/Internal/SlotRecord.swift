@@ -21,10 +21,13 @@ struct SlotRecord: Sendable {
     }
 
     init(_ row: Row) throws(VaultError) {
-        guard let kind = row["kind"] as String?, let salt = row["salt"] as Data?, let sealed = row["sealed"] as Data?,
-              let log2N = row["log2n"] as Int?, let r = row["r"] as Int?, let p = row["p"] as Int?
-        else { throw VaultError(.damaged, "A key slot row is missing or mistyped") }
-        self.init(kind: kind, salt: Array(salt), cost: ScryptCost(log2N: UInt8(clamping: log2N), r: UInt32(clamping: r), p: UInt32(clamping: p)), sealed: Array(sealed))
+        let columns = RowColumns(row: row) { name in VaultError(.damaged, "A key slot row's \(name) column is missing or of the wrong type") }
+        let log2N: Int = try columns.value("log2n"), r: Int = try columns.value("r"), p: Int = try columns.value("p")
+        self.init(
+            kind: try columns.value("kind"), salt: Array(try columns.value("salt", as: Data.self)),
+            cost: ScryptCost(log2N: UInt8(clamping: log2N), r: UInt32(clamping: r), p: UInt32(clamping: p)),
+            sealed: Array(try columns.value("sealed", as: Data.self))
+        )
     }
 
     func insert(_ db: Database) throws {
