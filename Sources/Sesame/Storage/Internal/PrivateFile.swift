@@ -45,8 +45,33 @@ package struct PrivateFile: Sendable {
 
     package init(path: String) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        directory = slash.map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        directory = Self.parentDirectory(of: path)
+    }
+
+    /// The directory holding `path`.
+    package static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let parent = String(path[..<slash])
+        return parent.isEmpty ? "/" : parent
+    }
+
+    /// Creates `directory` and its missing parents, each with mode 0700.
+    package static func createDirectories(_ directory: String) throws(Failure) {
+        guard mkdir(directory, 0o700) != 0, errno != EEXIST else { return }
+        var partial = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+                throw Failure.systemCall("mkdir", path: partial, errno: errno)
+            }
+        }
+    }
+
+    /// The permission bits and the owner of `path` itself (links are not followed).
+    package static func attributes(of path: String) throws(Failure) -> (mode: UInt32, owner: uid_t) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
+        return (UInt32(info.st_mode) & 0o777, info.st_uid)
     }
 
     /// Whether the directory exists; reading a file in a missing directory
@@ -123,22 +148,12 @@ package struct PrivateFile: Sendable {
     }
 
     private func ensureDirectory() throws {
-        if mkdir(directory, 0o700) != 0 && errno == ENOENT {
-            var partial = directory.hasPrefix("/") ? "" : "."
-            for component in directory.split(separator: "/") {
-                partial += "/" + component
-                if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                    throw Failure.systemCall("mkdir", path: partial, errno: errno)
-                }
-            }
-        }
+        try Self.createDirectories(directory)
         try requirePrivate(directory)
     }
 
     private func requirePrivate(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
-        let mode = UInt32(info.st_mode) & 0o777
+        let mode = try Self.attributes(of: path).mode
         if mode & 0o077 != 0 { throw Failure.insecurePermissions(path: path, mode: mode) }
     }
 }

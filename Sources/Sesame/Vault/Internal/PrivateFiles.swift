@@ -11,21 +11,16 @@ import Musl
 /// because widening could have been an attacker's doing.
 enum PrivateFiles {
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let parent = String(path[..<slash])
-        return parent.isEmpty ? "/" : parent
+        PrivateFile.parentDirectory(of: path)
     }
 
     /// Creates `directory` and missing parents with mode 0700, then checks it.
     static func ensureDirectory(_ directory: String) throws(VaultError) {
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            var partial = directory.hasPrefix("/") ? "" : "."
-            for component in directory.split(separator: "/") {
-                partial += "/" + component
-                if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                    throw VaultError(.ioError, "Cannot create \(partial): \(String(cString: strerror(errno)))")
-                }
-            }
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.createDirectories(directory)
+        } catch {
+            guard case .systemCall(_, let path, let code) = error else { throw VaultError(.ioError, error.description) }
+            throw VaultError(.ioError, "Cannot create \(path): \(String(cString: strerror(code)))")
         }
         try requirePrivate(directory)
     }
@@ -37,16 +32,18 @@ enum PrivateFiles {
 
     /// Fails unless `path` exists, belongs to this user and is closed to others.
     static func requirePrivate(_ path: String) throws(VaultError) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            throw VaultError(.ioError, "Cannot inspect \(path): \(String(cString: strerror(errno)))")
+        let attributes: (mode: UInt32, owner: uid_t)
+        do throws(PrivateFile.Failure) {
+            attributes = try PrivateFile.attributes(of: path)
+        } catch {
+            guard case .systemCall(_, _, let code) = error else { throw VaultError(.ioError, error.description) }
+            throw VaultError(.ioError, "Cannot inspect \(path): \(String(cString: strerror(code)))")
         }
-        let mode = UInt32(info.st_mode) & 0o777
-        if mode & 0o077 != 0 {
-            throw VaultError(.insecurePermissions, "\(path) is accessible to other users (mode \(String(mode, radix: 8))); Sesame refuses to use it. Run: chmod go-rwx \(path)")
+        if attributes.mode & 0o077 != 0 {
+            throw VaultError(.insecurePermissions, "\(path) is accessible to other users (mode \(String(attributes.mode, radix: 8))); Sesame refuses to use it. Run: chmod go-rwx \(path)")
         }
-        if info.st_uid != geteuid() {
-            throw VaultError(.insecurePermissions, "\(path) belongs to user \(info.st_uid), not to you (\(geteuid())); Sesame refuses to use it")
+        if attributes.owner != geteuid() {
+            throw VaultError(.insecurePermissions, "\(path) belongs to user \(attributes.owner), not to you (\(geteuid())); Sesame refuses to use it")
         }
     }
 
