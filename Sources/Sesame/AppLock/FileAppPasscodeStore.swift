@@ -10,7 +10,7 @@ public struct FileAppPasscodeStore: AppPasscodeStore {
     ///
     /// - Parameter directory: Where the records live, e.g. from ``defaultDirectory(environment:)``.
     public init(directory: String) {
-        files = PerAppRecordFiles(directory: directory, fileExtension: "passcode")
+        files = PerAppRecordFiles(directory: directory, fileExtension: "passcode") { AppPasscodeError.storage($0.description) }
     }
 
     /// `$XDG_CONFIG_HOME/sesame/passcodes`, or `~/.config/sesame/passcodes`.
@@ -22,23 +22,14 @@ public struct FileAppPasscodeStore: AppPasscodeStore {
     }
 
     public func load(appIdentifier: String) async throws -> [UInt8]? {
-        try mapped { try files.load(appIdentifier) }
+        try files.load(appIdentifier)
     }
 
     public func save(_ record: [UInt8], appIdentifier: String) async throws {
-        try mapped { try files.save(record, appIdentifier) }
+        try files.save(record, appIdentifier)
     }
 
     public func remove(appIdentifier: String) async throws {
-        try mapped { try files.remove(appIdentifier) }
-    }
-
-    /// Keeps this store's own error type for an identifier that cannot name a file.
-    private func mapped<Result>(_ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch let invalid as PerAppRecordFiles.InvalidIdentifier {
-            throw AppPasscodeError.storage(invalid.description)
-        }
+        try files.remove(appIdentifier)
     }
 }

@@ -10,7 +10,7 @@ public struct FileFeatureProtectionStore: FeatureProtectionStore {
     ///
     /// - Parameter directory: Where the records live, e.g. from ``defaultDirectory(environment:)``.
     public init(directory: String) {
-        files = PerAppRecordFiles(directory: directory, fileExtension: "features")
+        files = PerAppRecordFiles(directory: directory, fileExtension: "features") { FeatureProtectionError.storage($0.description) }
     }
 
     /// `$XDG_CONFIG_HOME/sesame/features`, or `~/.config/sesame/features`.
@@ -22,19 +22,10 @@ public struct FileFeatureProtectionStore: FeatureProtectionStore {
     }
 
     public func load(appIdentifier: String) async throws -> [UInt8]? {
-        try mapped { try files.load(appIdentifier) }
+        try files.load(appIdentifier)
     }
 
     public func save(_ record: [UInt8], appIdentifier: String) async throws {
-        try mapped { try files.save(record, appIdentifier) }
-    }
-
-    /// Keeps this store's own error type for an identifier that cannot name a file.
-    private func mapped<Result>(_ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch let invalid as PerAppRecordFiles.InvalidIdentifier {
-            throw FeatureProtectionError.storage(invalid.description)
-        }
+        try files.save(record, appIdentifier)
     }
 }

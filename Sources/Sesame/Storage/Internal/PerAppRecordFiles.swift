@@ -19,10 +19,13 @@ package struct PerAppRecordFiles: Sendable {
 
     package let directory: String
     package let fileExtension: String
+    /// The owning store's own error for an identifier that cannot name a file.
+    private let invalidIdentifier: @Sendable (InvalidIdentifier) -> any Error
 
-    package init(directory: String, fileExtension: String) {
+    package init(directory: String, fileExtension: String, invalidIdentifier: @escaping @Sendable (InvalidIdentifier) -> any Error) {
         self.directory = directory
         self.fileExtension = fileExtension
+        self.invalidIdentifier = invalidIdentifier
     }
 
     /// `$XDG_CONFIG_HOME/sesame/<name>`, or `~/.config/sesame/<name>`.
@@ -54,12 +57,14 @@ package struct PerAppRecordFiles: Sendable {
         }
     }
 
-    private func file(_ appIdentifier: String) throws(InvalidIdentifier) -> PrivateFile {
+    private func file(_ appIdentifier: String) throws -> PrivateFile {
         // The identifier names a file: letters, digits, dot, dash, underscore only.
         let allowed = appIdentifier.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
         }
-        guard allowed, !appIdentifier.isEmpty, !appIdentifier.hasPrefix(".") else { throw InvalidIdentifier(identifier: appIdentifier) }
+        guard allowed, !appIdentifier.isEmpty, !appIdentifier.hasPrefix(".") else {
+            throw invalidIdentifier(InvalidIdentifier(identifier: appIdentifier))
+        }
         return PrivateFile(path: directory + "/" + appIdentifier + "." + fileExtension)
     }
 }
