@@ -19,9 +19,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        .target(name: "FuzzSupport", dependencies: [.product(name: "Sesame", package: sesame)]),
         .executableTarget(
             name: "FuzzImport",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "Sesame", package: sesame),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -30,6 +32,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzRecord",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "Sesame", package: sesame),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -16,6 +16,7 @@ import Glibc
 import Crypto
 import CryptoExtras
 import Dispatch
+import FuzzSupport
 import Sesame
 
 let passphrase = "fuzz passphrase"
@@ -24,24 +25,7 @@ let header: [UInt8] = Array("SESAMEEX".utf8) + [1, 10] + [0, 0, 0, 8] + [0, 0, 0
 let key: SymmetricKey = try! KDF.Scrypt.deriveKey(
     from: Array(passphrase.utf8), salt: salt, outputByteCount: 32, rounds: 1 << 10, blockSize: 8, parallelism: 1, maxMemory: 128 * 1024 * 8 + (1 << 20))
 
-/// Runs an async body to completion from libFuzzer's synchronous callback.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    nonisolated(unsafe) var result: T?
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        result = await body()
-        done.signal()
-    }
-    done.wait()
-    return result!
-}
-
-let vault: Vault = blocking {
-    var template = Array("/tmp/sesame-fuzz-XXXXXX".utf8CString)
-    let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    return try! await Vault.create(at: directory + "/vault/vault.sqlite", slots: [.device()],
-                                   authenticators: Authenticators(appName: "fuzz")).vault
-}
+let vault: Vault = blocking { await temporaryVault(prefix: "sesame-fuzz") }
 
 func wrap(_ payload: [UInt8]) -> [UInt8] {
     let sealed = try! AES.GCM.seal(payload, using: key, authenticating: header).combined!

@@ -15,6 +15,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import FuzzSupport
 import GRDB
 import Sesame
 
@@ -22,22 +23,8 @@ let columns = ["service", "account", "label", "accessibility", "access_control",
                "wrappings", "commitment", "ciphertext", "mac", "id"]
 let original = "the original value"
 
-func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-    nonisolated(unsafe) var result: T?
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        result = await body()
-        done.signal()
-    }
-    done.wait()
-    return result!
-}
-
 let vault: Vault = blocking {
-    var template = Array("/tmp/sesame-fuzz-record-XXXXXX".utf8CString)
-    let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    let vault = try! await Vault.create(at: directory + "/vault/vault.sqlite", slots: [.device()],
-                                        authenticators: Authenticators(appName: "fuzz")).vault
+    let vault = await temporaryVault(prefix: "sesame-fuzz-record")
     try! await vault.add(SecretBytes(utf8: original), service: "fuzz", account: "target")
     try! await vault.add(SecretBytes(utf8: "a neighbour"), service: "fuzz", account: "neighbour")
     return vault
