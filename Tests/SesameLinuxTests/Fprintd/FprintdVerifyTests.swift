@@ -59,6 +59,8 @@ struct FprintdVerifyTests {
         let evaluation = Task { await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { evaluation.cancel() }
         try await harness.scan("owner")
         #expect(await evaluation.value == nil)
         #expect(context.biometryType == .fingerprint)
@@ -73,6 +75,8 @@ struct FprintdVerifyTests {
         let evaluation = Task { await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { evaluation.cancel() }
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
@@ -93,6 +97,8 @@ struct FprintdVerifyTests {
         let firstRun = Task { await Support.error { () async throws(AuthenticationError) in
             try await first.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { firstRun.cancel() }
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
@@ -105,6 +111,8 @@ struct FprintdVerifyTests {
         let secondRun = Task { await Support.error { () async throws(AuthenticationError) in
             try await second.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { secondRun.cancel() }
         try await harness.scan("stranger")
         try await Support.waitUntil("no-match 4 shown") { presenter.notRecognizedCount == 3 }
         try await harness.scan("stranger")
@@ -123,6 +131,8 @@ struct FprintdVerifyTests {
         let evaluation = Task { await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { evaluation.cancel() }
         for code in 0...3 { try await harness.retry(code) }
         try await Support.waitUntil("four hints shown") { presenter.hints.count == 4 }
         try await harness.scan("owner")
@@ -139,6 +149,8 @@ struct FprintdVerifyTests {
         let evaluation = Task { await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { evaluation.cancel() }
         // A hint proves the verify is running before it is cancelled.
         try await harness.retry(0)
         try await Support.waitUntil("scan running") { presenter.hints.count == 1 }
@@ -155,6 +167,8 @@ struct FprintdVerifyTests {
         let evaluation = Task { await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         } }
+        // A failing test must not leave its evaluation holding the reader.
+        defer { evaluation.cancel() }
         try await harness.retry(2)
         try await Support.waitUntil("scan running") { presenter.hints.count == 1 }
         context.invalidate()
