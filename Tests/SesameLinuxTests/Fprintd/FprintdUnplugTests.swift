@@ -24,8 +24,7 @@ struct FprintdUnplugTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
-        try await harness.retry(0)
-        try await Support.waitUntil("scan running") { presenter.hints.count == 1 }
+        try await Support.waitUntilVerifying(harness, presenter)
         try await harness.unplug()
         let error = await evaluation.value
         #expect(error?.code == .biometryNotAvailable)

@@ -61,7 +61,7 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
-        try await harness.scan("owner")
+        try await Support.scanWhenVerifying(harness, presenter, "owner")
         #expect(await evaluation.value == nil)
         #expect(context.biometryType == .fingerprint)
         #expect(context.domainState != nil)
@@ -77,6 +77,7 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
+        try await Support.waitUntilVerifying(harness, presenter)
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
@@ -99,6 +100,7 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { firstRun.cancel() }
+        try await Support.waitUntilVerifying(harness, presenter)
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
@@ -113,7 +115,7 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { secondRun.cancel() }
-        try await harness.scan("stranger")
+        try await Support.scanWhenVerifying(harness, presenter, "stranger")
         try await Support.waitUntil("no-match 4 shown") { presenter.notRecognizedCount == 3 }
         try await harness.scan("stranger")
         #expect(await secondRun.value?.code == .biometryLockout)
@@ -133,11 +135,12 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
-        for code in 0...3 { try await harness.retry(code) }
-        try await Support.waitUntil("four hints shown") { presenter.hints.count == 4 }
+        let first = try await Support.waitUntilVerifying(harness, presenter)
+        for code in 1...3 { try await harness.retry(code) }
+        try await Support.waitUntil("four kinds of hint shown") { presenter.hints.count == first + 3 }
         try await harness.scan("owner")
         #expect(await evaluation.value == nil)
-        #expect(presenter.hints == [.retryScan, .swipeTooShort, .fingerNotCentered, .removeAndRetry])
+        #expect(presenter.hints == Array(repeating: .retryScan, count: first) + [.swipeTooShort, .fingerNotCentered, .removeAndRetry])
         #expect(presenter.notRecognizedCount == 0)
     }
 
@@ -152,8 +155,7 @@ struct FprintdVerifyTests {
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
         // A hint proves the verify is running before it is cancelled.
-        try await harness.retry(0)
-        try await Support.waitUntil("scan running") { presenter.hints.count == 1 }
+        try await Support.waitUntilVerifying(harness, presenter)
         evaluation.cancel()
         #expect(await evaluation.value?.code == .appCancel)
         #expect(try await harness.fprintdVerify(scanID: "owner"))
@@ -169,8 +171,7 @@ struct FprintdVerifyTests {
         } }
         // A failing test must not leave its evaluation holding the reader.
         defer { evaluation.cancel() }
-        try await harness.retry(2)
-        try await Support.waitUntil("scan running") { presenter.hints.count == 1 }
+        try await Support.waitUntilVerifying(harness, presenter)
         context.invalidate()
         #expect(await evaluation.value?.code == .appCancel)
         let session = try await Support.sensor(harness).beginSession()

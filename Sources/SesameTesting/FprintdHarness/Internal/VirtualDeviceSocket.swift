@@ -4,9 +4,25 @@ import Foundation
 /// newline (the bytes are used verbatim, so "SCAN a\n" is the id "a\n"),
 /// and its socket exists only while the reader is claimed.
 enum VirtualDeviceSocket {
+    /// How long a listener that has just appeared is left alone. The reader
+    /// starts listening while it is being opened, and until the open has
+    /// finished it drops every scan, retry and error command it receives
+    /// ("Could not process command"). GLib runs the open's completion at idle
+    /// priority, after pending socket events, so commands sent at once are all
+    /// lost. This shrinks that window; tests that need certainty still wait for
+    /// a retry hint to come through (see the fprintd test support).
+    static let settleTime: Duration = .milliseconds(250)
+
     static func send(_ command: String, to path: String, timeout: Duration) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        var listenerWasDown = false
+        while !isListening(path) {
+            listenerWasDown = true
+            guard clock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        if listenerWasDown { try await Task.sleep(for: settleTime) }
         while true {
             switch attempt(command, path: path) {
             case .sent:
@@ -28,23 +44,38 @@ enum VirtualDeviceSocket {
         case failed(Int32)
     }
 
+    /// Connects and sends nothing: the reader reads end-of-file, which it
+    /// ignores, and closes the connection.
+    private static func isListening(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return connect(fd, path: path) == 0
+    }
+
+    private static func connect(_ fd: Int32, path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            errno = ENAMETOOLONG
+            return -1
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: pathBytes)
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+    }
+
     private static func attempt(_ command: String, path: String) -> Attempt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return .failed(errno) }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failed(ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: pathBytes)
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected != 0 {
+        if connect(fd, path: path) != 0 {
             let code = errno
             return code == ENOENT || code == ECONNREFUSED ? .notListening(code) : .failed(code)
         }

@@ -44,13 +44,40 @@ enum FprintdTestSupport {
         get throws { try #require(FprintdSuiteHarness.current, "no harness: the suite needs .fprintdHarness()") }
     }
 
-    /// Sends a scan once the verify is surely running: a retry hint sent to
-    /// the reader has reached the presenter. The virtual reader can drop a
-    /// command that arrives while a claim is being set up.
-    static func scanWhenVerifying(_ harness: FprintdHarness, _ presenter: RecordingPresenter, _ scanID: String) async throws {
+    /// Returns once the verify is surely running: a retry hint sent to the
+    /// reader has reached the presenter. The virtual reader drops commands
+    /// that arrive while it is still being opened, so the hint is sent again
+    /// until one comes through; extra hints are harmless (they count as
+    /// nothing). Afterwards every command reaches the running verify.
+    ///
+    /// - Returns: How many hints it took (each one `.retryScan`).
+    @discardableResult
+    static func waitUntilVerifying(
+        _ harness: FprintdHarness,
+        _ presenter: RecordingPresenter,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Int {
         let before = presenter.hints.count
-        try await harness.retry(0)
-        try await waitUntil("the verify is running") { presenter.hints.count > before }
+        let clock = ContinuousClock()
+        for _ in 0..<15 {
+            try await harness.retry(0)
+            let deadline = clock.now + .seconds(1)
+            while presenter.hints.count == before, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            // A late hint may still be on its way; let it land before counting.
+            if presenter.hints.count > before {
+                try await Task.sleep(for: .milliseconds(50))
+                return presenter.hints.count - before
+            }
+        }
+        Issue.record("timed out waiting: the verify is running", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+
+    /// Sends a scan once the verify is surely running (``waitUntilVerifying(_:_:sourceLocation:)``).
+    static func scanWhenVerifying(_ harness: FprintdHarness, _ presenter: RecordingPresenter, _ scanID: String) async throws {
+        try await waitUntilVerifying(harness, presenter)
         try await harness.scan(scanID)
     }
 
