@@ -30,9 +30,9 @@ struct GetCommand: AsyncParsableCommand {
             // item, whose read checks its own integrity anyway.
             let attributes = try? await item.find(in: vault)
             if let attributes {
-                try await item.supplyPassword(for: attributes.accessControl, options: options, on: context)
+                try await item.supplyPassword(for: attributes.accessControl, options: options, machine: machine, on: context)
             } else if options.passwordFD != nil {
-                try await item.supplyPassword(for: .applicationPassword, options: options, on: context)
+                try await item.supplyPassword(for: .applicationPassword, options: options, machine: machine, on: context)
             }
             let value: SecretBytes
             do {
@@ -40,6 +40,8 @@ struct GetCommand: AsyncParsableCommand {
                                              operationPrompt: reason ?? "Read \(item.name)", context: context)
             } catch VaultError.itemNotFound {
                 throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
+            } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
+                throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
             }
             try value.withUnsafeBytes { bytes in
                 // Straight from the wiped-on-release buffer to the descriptor:

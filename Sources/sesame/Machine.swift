@@ -14,6 +14,11 @@ struct Machine {
     var authenticators: Authenticators
     var pamService: String
     var attemptsPath: String
+    /// The password read from `--password-fd`, once: it answers an
+    /// application password and the login-password question alike.
+    var descriptorPassword: SecretBytes?
+    /// Answers PAM with ``descriptorPassword``; `nil` without `--password-fd`.
+    var descriptorPresenter: DescriptorPasswordPresenter?
 
     init(pamService: String) throws {
         let environment = ProcessInfo.processInfo.environment

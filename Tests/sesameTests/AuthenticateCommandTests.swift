@@ -89,7 +89,7 @@ struct AuthenticateCommandTests {
     /// Waits until sesame's verify is running: a retry hint sent to the
     /// reader shows on the terminal. Scans sent before that can be lost by
     /// the virtual reader while the claim is being set up.
-    private func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
+    static func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
         try await session.waitForScreen("Touch the fingerprint reader")
         let hints = session.text.components(separatedBy: "not centred").count
         // The reader drops commands while it is still being opened: the hint
@@ -115,7 +115,7 @@ struct AuthenticateCommandTests {
 
         let session = try TerminalSession(arguments: ["authenticate", "--policy", "biometrics", "--reason", "Deploy to production"],
                                           environment: environment(harness, home: home))
-        try await waitForScan(harness, session)
+        try await Self.waitForScan(harness, session)
         try await harness.scan("owner")
         let (status, screen) = await session.finish()
         #expect(status == 0)
@@ -135,12 +135,12 @@ struct AuthenticateCommandTests {
         let arguments = ["authenticate", "--policy", "biometrics"]
 
         let failing = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        try await waitForScan(harness, failing)
+        try await Self.waitForScan(harness, failing)
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
                 try await failing.waitForScreen("\(3 - attempt) attempt")
-                try await waitForScan(harness, failing)
+                try await Self.waitForScan(harness, failing)
             }
         }
         let failed = await failing.finish()
@@ -148,7 +148,7 @@ struct AuthenticateCommandTests {
         #expect(failed.screen.contains("Not recognised. 2 attempts left."))
 
         let cancelled = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        try await waitForScan(harness, cancelled)
+        try await Self.waitForScan(harness, cancelled)
         cancelled.type("\u{03}")
         let result = await cancelled.finish()
         #expect(result.status == 5)

@@ -24,6 +24,10 @@ extension Vault {
             throw Self.invalidated(row)
         }
         let context = context ?? makeContext()
+        if try await enrolmentAlreadyChanged(row, wrappings: wrappings, accessControl: accessControl, operation: operation, context: context) {
+            try await forgetEnrolmentBoundKeys(of: row)
+            throw Self.invalidated(row)
+        }
         let (satisfied, domainState) = try await authorize(accessControl, for: operation, name: row.name, prompt: prompt, context: context)
         do throws(VaultError) {
             return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
@@ -32,6 +36,25 @@ extension Vault {
             try await forgetEnrolmentBoundKeys(of: row)
             throw error
         }
+    }
+
+    /// Whether an item that only the current enrolment can open is already
+    /// dead: the enrolment, read without prompting, is no longer the one it
+    /// was bound to (SPEC D5). Asking for a finger that can never open it
+    /// would only waste the owner's scan, and count against the lockout when
+    /// the new finger is the one presented. Locked-out or unavailable
+    /// biometrics say nothing here; the prompt path decides then.
+    private func enrolmentAlreadyChanged(
+        _ row: ItemRow, wrappings: [Wrapping], accessControl: AccessControl, operation: AccessControlOperation,
+        context: AuthenticationContext
+    ) async throws(VaultError) -> Bool {
+        guard let commitment = row.commitment, !commitment.isEmpty,
+              wrappings.allSatisfy({ $0.factors.contains(.biometryCurrentSet) }),
+              context.authorization(for: accessControl, operation: operation) == nil,
+              case .available = await BiometryState.current(on: context),
+              let current = context.domainState
+        else { return false }
+        return !ConstantTime.equals(keyring.commitment(to: current), commitment)
     }
 
     private static func invalidated(_ row: ItemRow) -> VaultError {

@@ -23,7 +23,9 @@ struct VaultOptions: ParsableArguments {
     var passcodeFD: Int32?
 
     @Option(name: .customLong("password-fd"), help: ArgumentHelp(
-        "Read the application password of an app-password item from file descriptor N.", valueName: "N"))
+        "Read the item's password from file descriptor N: its application password, or the login password a device-passcode item asks for.",
+        discussion: "Read once, to its end (one trailing newline is dropped). A wrong login password counts one failure and exits 4.",
+        valueName: "N"))
     var passwordFD: Int32?
 
     @Flag(help: "Never prompt; fail with exit code 10 when a prompt would be needed.")
@@ -57,6 +59,13 @@ struct VaultOptions: ParsableArguments {
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
         #endif
+        if let passwordFD {
+            let password = try SecretReader.read(descriptor: passwordFD, what: "the password", stripNewline: true)
+            let presenter = DescriptorPasswordPresenter(password: password, terminal: machine.authenticators.presenter)
+            machine.descriptorPassword = password
+            machine.descriptorPresenter = presenter
+            machine.authenticators.presenter = presenter
+        }
         return machine
     }
 
@@ -77,10 +86,8 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// An item's application password: from `--password-fd`, else asked.
-    func applicationPassword() async throws(CommandFailure) -> SecretBytes {
-        if let passwordFD {
-            return try SecretReader.read(descriptor: passwordFD, what: "the application password", stripNewline: true)
-        }
+    func applicationPassword(_ machine: Machine) async throws(CommandFailure) -> SecretBytes {
+        if let password = machine.descriptorPassword { return password }
         return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
     }
 

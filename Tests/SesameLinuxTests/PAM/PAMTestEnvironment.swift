@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import SesameTesting
 import Testing
 @testable import SesameLinux
 
@@ -27,8 +28,7 @@ struct PAMTestEnvironment {
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-pam-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("pam.d"), withIntermediateDirectories: true)
-        let hash = try Self.sha512Crypt(Self.password)
-        try write("\(Self.user):\(hash)\n", to: passwordFile)
+        try PwdfileAccount.write(user: Self.user, password: Self.password, to: passwordFile)
     }
 
     /// Adds `<configDirectory>/<service>` with these lines.
@@ -54,27 +54,6 @@ struct PAMTestEnvironment {
 
     private func write(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    /// `openssl passwd -6 -stdin`, with the password on stdin so that it is
-    /// not visible in the process list.
-    private static func sha512Crypt(_ password: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "passwd", "-6", "-stdin"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data((password + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let hash = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, hash.hasPrefix("$6$") else {
-            throw EnvironmentError("openssl passwd -6 failed (status \(process.terminationStatus)); is openssl installed?")
-        }
-        return hash
     }
 }
 

@@ -37,12 +37,13 @@ struct VaultFprintdTests {
         #expect(try await read(vault, "current-set", harness, presenter) == "bound")
 
         try await harness.enrol(finger: "right-little-finger", scanID: "intruder")
-        do {
-            _ = try await read(vault, "current-set", harness, presenter)
-            Issue.record("a biometryCurrentSet item opened after an enrolment change")
-        } catch let error as VaultError {
-            #expect(error.status == .itemInvalidated, "\(error)")
+        // Dead before any prompt: the enrolment is read without one, and no
+        // scan could ever open the item again.
+        let promptsBefore = presenter.prompts.count
+        await #expect(throws: VaultError.itemInvalidated) {
+            try await vault.read(service: "bank", account: "current-set", operationPrompt: "Read current-set", context: nil)
         }
+        #expect(presenter.prompts.count == promptsBefore, "no prompt was shown")
         #expect(try await read(vault, "any", harness, presenter) == "survives")
     }
 
