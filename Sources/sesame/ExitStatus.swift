@@ -1,6 +1,6 @@
 /// `sesame`'s exit codes: stable, documented in the README, the same in
 /// `--json` errors.
-enum ExitStatus: Int32, Sendable {
+enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     case failure = 1
     case usage = 2
@@ -12,6 +12,23 @@ enum ExitStatus: Int32, Sendable {
     case itemInvalidated = 8
     case damaged = 9
     case notInteractive = 10
+
+    /// What the status means, for `sesame help exit-codes`.
+    var meaning: String {
+        switch self {
+        case .success: "ok"
+        case .failure: "error (the message says which)"
+        case .usage: "usage: an unknown option, a missing argument, a value that does not parse"
+        case .notFound: "no such item"
+        case .authenticationFailed: "authentication failed: not recognised, a wrong passcode or password"
+        case .cancelled: "cancelled: Cancel, Ctrl-C, or the context was invalidated"
+        case .lockedOut: "locked out: too many failures; the message says until when"
+        case .notAvailable: "not available: no reader, no PAM service, no device key; the message says why"
+        case .itemInvalidated: "item invalidated by an enrolment change (biometry-current-set)"
+        case .damaged: "vault damaged, tampered with, or readable by others"
+        case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given or there is no terminal"
+        }
+    }
 }
 
 /// An error that ends the command with a specific exit code and message.

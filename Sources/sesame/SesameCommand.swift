@@ -12,12 +12,17 @@ struct SesameCommand: AsyncParsableCommand {
             9 vault damaged, tampered with or open to others, 10 not interactive.
             With --json, errors are printed on standard output as \
             {"error": {"code": N, "status": "...", "message": "..."}}.
+
+            Help topics:
+            \(HelpTopic.index)
+
+            Shell completions: sesame --generate-completion-script bash|zsh|fish
             """,
         version: "0.1.0",
         subcommands: [
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
-        ]
+        ] + HelpTopic.commands
     )
 
     /// Runs the command, mapping failures to ``ExitStatus`` codes; usage

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `sesame help <topic>` pages and shell completions, from the built binary.
+@Suite("sesame help topics and completions")
+struct HelpTopicTests {
+    private let environment = ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
+
+    @Test("Issue 8: `help exit-codes` gives every exit status the README documents")
+    func exitCodes() async throws {
+        let page = try await SesameBinary.run(["help", "exit-codes"], environment: environment)
+        #expect(page.status == 0, "\(page.stderr)")
+        for (code, words) in [(0, "ok"), (1, "error"), (2, "usage"), (3, "no such item"), (4, "authentication failed"),
+                              (5, "cancelled"), (6, "locked out"), (7, "not available"), (8, "item invalidated"),
+                              (9, "vault damaged"), (10, "not interactive")] {
+            #expect(page.stdout.contains("  \(code)\t\(words)"), "exit \(code)")
+        }
+    }
+
+    @Test("Issue 8: `help access-flags` explains every --access flag, both joiners and the accessibility classes")
+    func accessFlags() async throws {
+        let page = try await SesameBinary.run(["help", "access-flags"], environment: environment)
+        #expect(page.status == 0, "\(page.stderr)")
+        for flag in ["user-presence", "biometry-any", "biometry-current-set", "device-passcode", "app-password",
+                     "when-unlocked", "after-first-unlock", "-this-device-only", "`,`", "`+`"] {
+            #expect(page.stdout.contains(flag), "\(flag)")
+        }
+    }
+
+    @Test("Issue 8: `help security` says what a fingerprint on Linux does not defend against")
+    func security() async throws {
+        let page = try await SesameBinary.run(["help", "security"], environment: environment)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("malware running as your user"))
+        #expect(page.stdout.contains("--passcode-fd"))
+    }
+
+    @Test("Issue 8: the root help lists the topics; topics are not shown as commands")
+    func rootHelp() async throws {
+        let help = try await SesameBinary.run(["--help"], environment: environment)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("sesame help exit-codes"))
+        let subcommands = help.stdout.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        #expect(!subcommands.contains("access-flags"))
+    }
+
+    @Test("Issue 8: bash, zsh and fish completion scripts name the commands", arguments: ["bash", "zsh", "fish"])
+    func completions(shell: String) async throws {
+        let script = try await SesameBinary.run(["--generate-completion-script", shell], environment: environment)
+        #expect(script.status == 0, "\(script.stderr)")
+        for command in ["status", "authenticate", "init", "put", "get", "ls", "rm"] {
+            #expect(script.stdout.contains(command), "\(shell): \(command)")
+        }
+    }
+}
