@@ -14,73 +14,8 @@ import Testing
              "needs fprintd, dbus-daemon, python3-dbusmock and util-linux's script")
 )
 struct AuthenticateCommandTests {
-    /// A running `sesame authenticate` in a terminal, typed into through `script`.
-    final class TerminalSession: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        private let screen = Locked(Data())
-        private let reader: Thread
+    typealias TerminalSession = sesameTests.TerminalSession
 
-        init(arguments: [String], environment: [String: String]) throws {
-            // `exec`: script runs the command through `sh -c`; a shell left in
-            // the terminal's foreground group would die of the Ctrl-C itself.
-            let command = "exec " + ([SesameBinary.url.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["--quiet", "--return", "--flush", "--command", command, "/dev/null"]
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = output
-            let handle = output.fileHandleForReading
-            let screen = self.screen
-            reader = Thread {
-                while case let chunk = handle.availableData, !chunk.isEmpty {
-                    screen.withLock { $0.append(chunk) }
-                }
-            }
-            try process.run()
-            reader.start()
-        }
-
-        var text: String { screen.withLock { String(decoding: $0, as: UTF8.self) } }
-
-        func type(_ text: String) {
-            input.fileHandleForWriting.write(Data(text.utf8))
-        }
-
-        /// Waits until the terminal shows `needle`.
-        func waitForScreen(_ needle: String, seconds: Double = 20) async throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !text.contains(needle) {
-                guard Date() < deadline else { throw EnvironmentError("the terminal never showed \(needle): \(text)") }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
-
-        /// Waits for the exit on a thread of its own, not on the concurrency
-        /// pool; a session still running after `seconds` is ended (its
-        /// terminal hangs up) so a lost scan fails the test instead of hanging it.
-        func finish(seconds: Double = 30) async -> (status: Int32, screen: String) {
-            let process = self.process
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                Thread {
-                    let deadline = Date().addingTimeInterval(seconds)
-                    while process.isRunning && Date() < deadline { usleep(10_000) }
-                    if process.isRunning { process.terminate() }
-                    process.waitUntilExit()
-                    continuation.resume()
-                }.start()
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-            return (process.terminationStatus, text)
-        }
-    }
-
-    struct EnvironmentError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]

@@ -54,11 +54,11 @@ public final class TerminalPresenter: PromptPresenter {
     }
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
-        terminal.write(request.prompt.hasSuffix(" ") || request.prompt.hasSuffix(":") ? request.prompt : request.prompt + ": ")
+        let prompt = request.prompt.hasSuffix(" ") || request.prompt.hasSuffix(":") ? request.prompt : request.prompt + ": "
         let input = SecretInput()
         let terminal = self.terminal
         let echo = request.echo
-        let entered = await KeyReader.read(from: terminal, cancelled: false) { key in
+        let entered = await KeyReader.read(from: terminal, prompt: prompt, cancelled: false) { key in
             switch key {
             case Key.interrupt, Key.escape:
                 return .finish(false)

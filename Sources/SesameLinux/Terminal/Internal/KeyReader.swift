@@ -16,8 +16,13 @@ enum KeyReader {
     /// Reads keys in raw mode, passing each byte to `handle`, until it
     /// finishes; returns `cancelled` when the task is cancelled or the
     /// terminal closes.
+    /// - Parameter prompt: Written once the terminal is in raw mode, never
+    ///   before: raw mode flushes pending input, so keys typed as soon as the
+    ///   prompt shows must not be able to arrive before it (they would be
+    ///   lost, or a Ctrl-C would still be a signal).
     static func read<Result: Sendable>(
         from terminal: TerminalDevice,
+        prompt: String? = nil,
         cancelled: Result,
         handle: @escaping @Sendable (UInt8) -> Step<Result>
     ) async -> Result {
@@ -34,7 +39,8 @@ enum KeyReader {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
                 let work = ReaderWork {
                     let result = terminal.withRawInput {
-                        loop(terminal.descriptor, wake: wake, cancelled: cancelled, handle: handle)
+                        if let prompt { terminal.write(prompt) }
+                        return loop(terminal.descriptor, wake: wake, cancelled: cancelled, handle: handle)
                     }
                     continuation.resume(returning: result)
                 }
