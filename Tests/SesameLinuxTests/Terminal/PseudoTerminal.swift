@@ -59,7 +59,7 @@ final class PseudoTerminal {
 
     /// Waits until the program switched the terminal to raw input; keys typed
     /// before that are flushed by the switch, as on any terminal.
-    func waitForRawMode(seconds: Double = 5) async {
+    func waitForRawMode(seconds: Double = 15) async {
         let deadline = Date().addingTimeInterval(seconds)
         while echoes && Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
     }

@@ -112,7 +112,7 @@ enum FprintdTestSupport {
     /// Polls until `condition` holds, or fails the test after `timeout`.
     static func waitUntil(
         _ what: Comment,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(15),
         sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: () -> Bool
     ) async throws {
