@@ -13,7 +13,7 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
         abstract: "Change the vault passcode; the current one is needed and counts as an attempt.",
         discussion: """
             The current passcode is typed on the terminal or read from --passcode-fd N; the new one is typed \
-            twice or read from --new-passcode-fd M. Both are checked against the attempt limits like any open.
+            twice or read from --new-passcode-fd M. The current one counts as an attempt, like any open.
             """
     )
 

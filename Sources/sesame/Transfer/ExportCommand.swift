@@ -7,8 +7,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Write the items that may leave this device to a passphrase-encrypted file.",
         discussion: """
-            Asks for the owner once (fingerprint, else the login password), then for a passphrase, typed twice \
-            on the terminal or read from --passphrase-fd N. ThisDeviceOnly items are never exported; they and \
+            Asks for a passphrase, typed twice on the terminal or read from --passphrase-fd N, then for the \
+            owner once (fingerprint, else the login password). ThisDeviceOnly items are never exported; they and \
             any item that could not be opened are listed on standard error. The file is created 0600 and an \
             existing file is kept unless --force is given. FILE `-` writes the (binary) export to standard \
             output, which must then not be a terminal.
