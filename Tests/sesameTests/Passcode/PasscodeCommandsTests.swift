@@ -197,4 +197,22 @@ struct PasscodeCommandsTests {
         }
         #expect(try await get("none", passcode: "wrong 5").status == 6)
     }
+
+    @Test("SPEC E3: two vaults in one directory, one with spaces in its name, count their wrong passcodes apart")
+    func recordsPerVault() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let odd = home + "/vaults/my vault.sqlite"
+        try await initVault(passcode: "plain pass", passcodeOnly: true)
+        let created = try await sesame(["init", "--vault", odd, "--passcode-only", "--passcode-fd", "3"] + cheap, passcode: "odd pass")
+        try #require(created.status == 0, "\(created.stderr)")
+        for attempt in 1...4 {
+            #expect(try await sesame(["ls", "--vault", odd, "--passcode-fd", "3"], passcode: "wrong \(attempt)").status == 4)
+        }
+        #expect(try await sesame(["ls", "--vault", odd, "--passcode-fd", "3"], passcode: "wrong 5").status == 6)
+        let records = try FileManager.default.contentsOfDirectory(atPath: home + "/vaults/passcode").filter { $0.hasSuffix(".passcode") }
+        #expect(records.count == 2, "\(records)")
+        #expect(!records.contains { $0.contains(" ") }, "file names are sanitised: \(records)")
+        let plain = try await sesame(["ls", "--passcode-fd", "3"], passcode: "plain pass")
+        #expect(plain.status == 0, "the other vault is not delayed: \(plain.stderr)")
+    }
 }
