@@ -107,7 +107,8 @@ struct VaultOptions: ParsableArguments {
 
     /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
     /// the device key, falling back to the passcode when the vault has no
-    /// device slot or the device key file is missing.
+    /// device slot or the device key file is missing. Wrong passcodes are
+    /// counted and delayed (``VaultPasscodeLock``).
     func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -124,10 +125,8 @@ struct VaultOptions: ParsableArguments {
             }
         }
         let passcode = try await passcode()
-        do throws(VaultError) {
-            return try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: machine.authenticators)
-        } catch {
-            throw CommandFailure(error)
-        }
+        // Through the attempt record: wrong passcodes count and the delays
+        // hold across processes (SPEC E3), as for any app passcode.
+        return try await VaultPasscodeLock(vaultPath: path).open(passcode: passcode, authenticators: machine.authenticators)
     }
 }

@@ -24,23 +24,37 @@ struct SesameBinary {
     ///     `--passcode-fd 3`: Process passes only 0, 1 and 2 on, so
     ///     `/bin/sh` opens it (`3<file`). The secret stays in the file, out
     ///     of every argv and environment.
-    static func run(_ arguments: [String], environment: [String: String], stdin: Data? = nil, descriptor3: String? = nil) async throws -> Result {
+    ///   - descriptor4: A file opened as descriptor 4, the same way, for a
+    ///     second secret (e.g. `--new-passcode-fd 4`).
+    static func run(
+        _ arguments: [String], environment: [String: String], stdin: Data? = nil, descriptor3: String? = nil, descriptor4: String? = nil
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Swift.Result {
-                    try runBlocking(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3)
+                    try runBlocking(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3, descriptor4: descriptor4)
                 })
             }.start()
         }
     }
 
-    private static func runBlocking(_ arguments: [String], environment: [String: String], stdin: Data?, descriptor3: String?) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], environment: [String: String], stdin: Data?, descriptor3: String?, descriptor4: String?
+    ) throws -> Result {
         let process = Process()
         var environment = environment
-        if let descriptor3 {
+        if descriptor3 != nil || descriptor4 != nil {
+            var redirections = ""
+            if let descriptor3 {
+                redirections += #" 3<"$SESAME_TEST_FD3""#
+                environment["SESAME_TEST_FD3"] = descriptor3
+            }
+            if let descriptor4 {
+                redirections += #" 4<"$SESAME_TEST_FD4""#
+                environment["SESAME_TEST_FD4"] = descriptor4
+            }
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", #"exec "$0" "$@" 3<"$SESAME_TEST_FD3""#, url.path] + arguments
-            environment["SESAME_TEST_FD3"] = descriptor3
+            process.arguments = ["-c", #"exec "$0" "$@""# + redirections, url.path] + arguments
         } else {
             process.executableURL = url
             process.arguments = arguments

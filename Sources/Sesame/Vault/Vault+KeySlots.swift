@@ -1,0 +1,56 @@
+import GRDB
+
+/// Which key slots an open vault has, and removing the passcode slot while
+/// another everyday way in remains (`sesame passcode remove`).
+extension Vault {
+    /// The kinds of key slot the vault has now. Never prompts.
+    ///
+    /// - Returns: The kinds present; unknown kinds written by a newer Sesame are left out.
+    /// - Throws: ``VaultError`` with `damaged` or `ioError`.
+    public func keySlotKinds() async throws(VaultError) -> Set<KeySlotKind> {
+        let kinds = try await readDatabase { db in try String.fetchAll(db, sql: "SELECT kind FROM slot") }
+        return Set(kinds.compactMap(KeySlotKind.init(rawValue:)))
+    }
+
+    /// The scrypt cost of the passcode slot, so that what else hashes the
+    /// same passcode (its attempt record) can match it. Never prompts.
+    ///
+    /// - Returns: The cost, or `nil` when the vault has no passcode slot.
+    /// - Throws: ``VaultError`` with `damaged` or `ioError`.
+    public func passcodeSlotCost() async throws(VaultError) -> ScryptCost? {
+        try await readDatabase { db -> ScryptCost? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT kind, salt, log2n, r, p, sealed FROM slot WHERE kind = 'passcode'") else {
+                return nil
+            }
+            guard let cost = try SlotRecord(row).cost else {
+                throw VaultError(.damaged, "The passcode slot of \(self.path) has no valid scrypt cost")
+            }
+            return cost
+        }
+    }
+
+    /// Removes the passcode slot, but only while a device slot remains: the
+    /// vault must keep opening without the recovery key, and a passcode-only
+    /// vault would otherwise be left with no everyday way in. The check and
+    /// the removal are one transaction, so no other process can slip in between.
+    ///
+    /// - Throws: ``VaultError`` with `invalidArgument` when there is no device
+    ///   slot (nothing is removed) or no passcode slot, or `ioError`.
+    public func removePasscodeSlot() async throws(VaultError) {
+        let path = self.path
+        do {
+            try await database.write { db in
+                let kinds = Set(try String.fetchAll(db, sql: "SELECT kind FROM slot"))
+                guard kinds.contains(KeySlotKind.passcode.rawValue) else {
+                    throw VaultError(.invalidArgument, "\(path) has no passcode slot")
+                }
+                guard kinds.contains(KeySlotKind.device.rawValue) else {
+                    throw VaultError(.invalidArgument, "\(path) has no device slot: removing its passcode would leave only the recovery key to open it")
+                }
+                try db.execute(sql: "DELETE FROM slot WHERE kind = 'passcode'")
+            }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+    }
+}

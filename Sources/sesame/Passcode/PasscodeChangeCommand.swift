@@ -1,0 +1,58 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// `sesame passcode change`: replaces the vault passcode, checked like any open.
+struct PasscodeChangeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "change",
+        abstract: "Change the vault passcode; the current one is needed and counts as an attempt.",
+        discussion: """
+            The current passcode is typed on the terminal or read from --passcode-fd N; the new one is typed \
+            twice or read from --new-passcode-fd M. The current one counts as an attempt, like any open.
+            """
+    )
+
+    @OptionGroup var options: VaultOptions
+    @OptionGroup var new: NewPasscodeOptions
+
+    func validate() throws {
+        try new.requireDistinct(from: options)
+        if (options.passcodeFD == nil) != (new.newPasscodeFD == nil) {
+            throw ValidationError("give both --passcode-fd and --new-passcode-fd, or neither to type both on the terminal")
+        }
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let path = options.path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+            }
+            let machine = try options.machine()
+            let current = try await options.passcode(prompt: "Current vault passcode")
+            let lock = VaultPasscodeLock(vaultPath: path)
+            let vault = try await lock.open(passcode: current, authenticators: machine.authenticators)
+            let passcode = try await new.read(from: new.newPasscodeFD, options: options)
+            let previousCost = try await vault.passcodeSlotCost()
+            let cost = new.cost(keeping: previousCost)
+            do throws(VaultError) {
+                try await vault.setPasscodeSlot(passcode, cost: cost)
+            } catch {
+                throw CommandFailure(error)
+            }
+            do throws(CommandFailure) {
+                try await lock.create(passcode, cost: cost)
+            } catch {
+                // The record still holds the old passcode, which no longer
+                // opens the slot: put the slot back so the two keep matching.
+                try? await vault.setPasscodeSlot(current, cost: previousCost ?? cost)
+                throw CommandFailure(status: error.status, message: error.message + "; the passcode was not changed")
+            }
+        }
+    }
+}

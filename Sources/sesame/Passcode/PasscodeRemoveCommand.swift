@@ -1,0 +1,52 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// `sesame passcode remove`: drops the passcode slot of a vault that also opens with this device's key.
+struct PasscodeRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove the vault passcode; only for a vault that also opens with this device's key.",
+        discussion: """
+            The current passcode is needed (terminal or --passcode-fd N) and counts as an attempt. A vault made \
+            with --passcode-only is refused: without its passcode only the recovery key would open it.
+            """
+    )
+
+    @OptionGroup var options: VaultOptions
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let path = options.path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+            }
+            let machine = try options.machine()
+            let current = try await options.passcode(prompt: "Current vault passcode")
+            let lock = VaultPasscodeLock(vaultPath: path)
+            let vault = try await lock.open(passcode: current, authenticators: machine.authenticators)
+            let refusal = "refusing to remove the passcode of \(path): it would leave only the recovery key to open the vault"
+            guard try await vault.keySlotKinds().contains(.device) else {
+                throw CommandFailure(status: .failure, message: refusal + " (it has no device slot)")
+            }
+            // The slot alone is not enough: the key file must be there too.
+            do throws(VaultError) {
+                _ = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+            } catch {
+                throw CommandFailure(status: .failure, message: refusal + " (\(error.message))")
+            }
+            do throws(VaultError) {
+                try await vault.removePasscodeSlot()
+            } catch where error.status == .invalidArgument {
+                throw CommandFailure(status: .failure, message: refusal + " (\(error.message))")
+            } catch {
+                throw CommandFailure(error)
+            }
+            try await lock.removeRecord()
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// `sesame passcode set|change|remove` and the attempt limits of opening a
+/// vault by its passcode (SPEC E3), run as a script runs them: secrets only
+/// on descriptors 3 and 4, never in an argument.
+@Suite("sesame passcode")
+struct PasscodeCommandsTests {
+    private let home: String
+    private let vault: String
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-passcode-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        vault = home + "/vaults/test.sqlite"
+    }
+
+    /// No system bus and no PAM service: only the vault's own slots matter.
+    private var environment: [String: String] {
+        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home)/no-such-socket", "SESAME_VAULT": vault]
+    }
+
+    /// The attempt record beside the vault.
+    private var record: String { home + "/vaults/passcode/test.sqlite.passcode" }
+
+    private let cheap = ["--scrypt-log2n", "10"]
+
+    private func secretFile(_ secret: String) -> String {
+        let file = home + "/secret-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        return file
+    }
+
+    /// Runs `sesame … --no-interaction` with `passcode` on descriptor 3 and
+    /// `newPasscode` on descriptor 4, and checks that neither secret shows
+    /// up in an argument or in the output.
+    private func sesame(_ arguments: [String], stdin: Data? = nil, passcode: String? = nil, newPasscode: String? = nil) async throws -> SesameBinary.Result {
+        let result = try await SesameBinary.run(
+            arguments + ["--no-interaction"], environment: environment, stdin: stdin,
+            descriptor3: passcode.map(secretFile), descriptor4: newPasscode.map(secretFile))
+        for secret in [passcode, newPasscode].compactMap({ $0 }) where !secret.isEmpty {
+            #expect(!arguments.contains { $0.contains(secret) }, "a secret was passed as an argument")
+            #expect(!result.stdout.contains(secret), "a secret was written to standard output")
+            #expect(!result.stderr.contains(secret), "a secret was written to standard error")
+        }
+        return result
+    }
+
+    private func initVault(passcode: String, passcodeOnly: Bool = false) async throws {
+        let created = try await sesame(["init", "--passcode-fd", "3"] + (passcodeOnly ? ["--passcode-only"] : []) + cheap, passcode: passcode)
+        try #require(created.status == 0, "\(created.stderr)")
+    }
+
+    private func get(_ name: String, passcode: String? = nil) async throws -> SesameBinary.Result {
+        try await sesame(["get", name] + (passcode == nil ? [] : ["--passcode-fd", "3"]), passcode: passcode)
+    }
+
+    @Test("SPEC E3: init keeps a private attempt record; remove then set on a device-slot vault, and the new passcode opens it")
+    func removeThenSet() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "first pass")
+        let mode = try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: home + "/vaults/passcode")[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700)
+        let value = Data([0x00, 0xff, 0x0a])
+        #expect(try await sesame(["put", "k"], stdin: value).status == 0)
+
+        let alreadySet = try await sesame(["passcode", "set", "--passcode-fd", "3"] + cheap, passcode: "another pass")
+        #expect(alreadySet.status == 1, "\(alreadySet.stderr)")
+        #expect(alreadySet.stderr.contains("passcode change"))
+
+        let removed = try await sesame(["passcode", "remove", "--passcode-fd", "3"], passcode: "first pass")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: record), "no slot, no record")
+        #expect(try await get("k", passcode: "first pass").status == 7, "the passcode slot is gone")
+        #expect(try await get("k").output == value, "the device slot still opens it")
+
+        let empty = try await sesame(["passcode", "set", "--passcode-fd", "3"] + cheap, passcode: "")
+        #expect(empty.status == 2, "\(empty.stderr)")
+        let set = try await sesame(["passcode", "set", "--passcode-fd", "3"] + cheap, passcode: "second pass")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(FileManager.default.fileExists(atPath: record))
+        let got = try await get("k", passcode: "second pass")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.output == value)
+        #expect(try await get("k", passcode: "first pass").status == 4)
+    }
+
+    @Test("passcode change: the old passcode no longer opens the vault, the new one does; a wrong current one changes nothing")
+    func change() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "old pass", passcodeOnly: true)
+        #expect(try await sesame(["put", "k", "--passcode-fd", "3"], stdin: Data("v1".utf8), passcode: "old pass").status == 0)
+
+        let wrong = try await sesame(["passcode", "change", "--passcode-fd", "3", "--new-passcode-fd", "4"], passcode: "not it", newPasscode: "new pass")
+        #expect(wrong.status == 4, "\(wrong.stderr)")
+        #expect(try await get("k", passcode: "old pass").stdout == "v1")
+
+        let half = try await sesame(["passcode", "change", "--passcode-fd", "3"], passcode: "old pass")
+        #expect(half.status == 2, "\(half.stderr)")
+        let same = try await sesame(["passcode", "change", "--passcode-fd", "3", "--new-passcode-fd", "3"], passcode: "old pass")
+        #expect(same.status == 2, "\(same.stderr)")
+
+        let changed = try await sesame(["passcode", "change", "--passcode-fd", "3", "--new-passcode-fd", "4"], passcode: "old pass", newPasscode: "new pass")
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(try await get("k", passcode: "old pass").status == 4)
+        let got = try await get("k", passcode: "new pass")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "v1")
+    }
+
+    @Test("passcode remove is refused on a passcode-only vault (exit 1, data intact)")
+    func removeRefused() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "only way in", passcodeOnly: true)
+        #expect(try await sesame(["put", "k", "--passcode-fd", "3"], stdin: Data("kept".utf8), passcode: "only way in").status == 0)
+        let refused = try await sesame(["passcode", "remove", "--passcode-fd", "3"], passcode: "only way in")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("recovery key"))
+        #expect(FileManager.default.fileExists(atPath: record))
+        let got = try await get("k", passcode: "only way in")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "kept")
+    }
+
+    @Test("A device+passcode vault whose device key file is gone keeps its passcode (exit 1)")
+    func removeRefusedWithoutDeviceKey() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "vault pass")
+        try FileManager.default.removeItem(atPath: home + "/vaults/device/device.key")
+        let refused = try await sesame(["passcode", "remove", "--passcode-fd", "3"], passcode: "vault pass")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(try await sesame(["ls", "--passcode-fd", "3"], passcode: "vault pass").status == 0)
+    }
+
+    @Test("SPEC E3: wrong passcodes exit 4; from the 5th, across processes, exit 6 says until when and even the right passcode is not checked")
+    func delays() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "right pass", passcodeOnly: true)
+        #expect(try await sesame(["put", "k", "--passcode-fd", "3"], stdin: Data("v".utf8), passcode: "right pass").status == 0)
+        for attempt in 1...4 {
+            let wrong = try await get("k", passcode: "wrong \(attempt)")
+            #expect(wrong.status == 4, "attempt \(attempt): \(wrong.stderr)")
+            #expect(wrong.output.isEmpty)
+        }
+        let fifth = try await get("k", passcode: "wrong 5")
+        #expect(fifth.status == 6, "\(fifth.stderr)")
+        #expect(fifth.stderr.contains("until"))
+        let year = String(Calendar(identifier: .gregorian).component(.year, from: Date()))
+        #expect(fifth.stderr.contains(year), "the message names the time: \(fifth.stderr)")
+
+        let right = try await get("k", passcode: "right pass")
+        #expect(right.status == 6, "during the delay nothing is checked: \(right.stderr)")
+        #expect(right.output.isEmpty)
+        let change = try await sesame(["passcode", "change", "--passcode-fd", "3", "--new-passcode-fd", "4"], passcode: "right pass", newPasscode: "x")
+        #expect(change.status == 6, "no way round the delay: \(change.stderr)")
+    }
+
+    @Test("SPEC E3: a right passcode clears the count of wrong ones")
+    func successClears() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "right pass", passcodeOnly: true)
+        for attempt in 1...4 {
+            #expect(try await get("none", passcode: "wrong \(attempt)").status == 4)
+        }
+        #expect(try await sesame(["ls", "--passcode-fd", "3"], passcode: "right pass").status == 0)
+        for attempt in 5...8 {
+            let wrong = try await get("none", passcode: "wrong \(attempt)")
+            #expect(wrong.status == 4, "the count started again: \(wrong.stderr)")
+        }
+        #expect(try await get("none", passcode: "wrong 9").status == 6)
+    }
+
+    @Test("A damaged attempt record fails closed with exit 9 instead of resetting the count")
+    func damagedRecord() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "right pass", passcodeOnly: true)
+        try Data("not a record".utf8).write(to: URL(fileURLWithPath: record))
+        let result = try await sesame(["ls", "--passcode-fd", "3"], passcode: "right pass")
+        #expect(result.status == 9, "\(result.stderr)")
+        #expect(result.stderr.contains(record))
+    }
+
+    @Test("SPEC E3: a vault without an attempt record (from an older sesame) gets one at its first right passcode, and counting starts")
+    func adoptsRecord() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try await initVault(passcode: "right pass", passcodeOnly: true)
+        try FileManager.default.removeItem(atPath: record)
+        #expect(try await get("none", passcode: "wrong 0").status == 4)
+        #expect(!FileManager.default.fileExists(atPath: record), "a wrong passcode cannot create the record")
+        let opened = try await sesame(["ls", "--passcode-fd", "3"], passcode: "right pass")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(FileManager.default.fileExists(atPath: record))
+        for attempt in 1...4 {
+            #expect(try await get("none", passcode: "wrong \(attempt)").status == 4)
+        }
+        #expect(try await get("none", passcode: "wrong 5").status == 6)
+    }
+
+    @Test("SPEC E3: two vaults in one directory, one with spaces in its name, count their wrong passcodes apart")
+    func recordsPerVault() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let odd = home + "/vaults/my vault.sqlite"
+        try await initVault(passcode: "plain pass", passcodeOnly: true)
+        let created = try await sesame(["init", "--vault", odd, "--passcode-only", "--passcode-fd", "3"] + cheap, passcode: "odd pass")
+        try #require(created.status == 0, "\(created.stderr)")
+        for attempt in 1...4 {
+            #expect(try await sesame(["ls", "--vault", odd, "--passcode-fd", "3"], passcode: "wrong \(attempt)").status == 4)
+        }
+        #expect(try await sesame(["ls", "--vault", odd, "--passcode-fd", "3"], passcode: "wrong 5").status == 6)
+        let records = try FileManager.default.contentsOfDirectory(atPath: home + "/vaults/passcode").filter { $0.hasSuffix(".passcode") }
+        #expect(records.count == 2, "\(records)")
+        #expect(!records.contains { $0.contains(" ") }, "file names are sanitised: \(records)")
+        let plain = try await sesame(["ls", "--passcode-fd", "3"], passcode: "plain pass")
+        #expect(plain.status == 0, "the other vault is not delayed: \(plain.stderr)")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Sesame
+import SesameTesting
+import Testing
+
+/// `sesame export` for real: the owner is verified by fprintd on the
+/// virtual reader, the passphrase typed on a terminal (util-linux `script`),
+/// and the file imported into another vault by `sesame import`.
+@Suite(
+    "sesame export",
+    .serialized,
+    .timeLimit(.minutes(2)),
+    .enabled(if: FprintdHarness.missingComponents.isEmpty && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+             "needs fprintd, dbus-daemon, python3-dbusmock and util-linux's script")
+)
+struct ExportCommandTests {
+    struct EnvironmentError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private func environment(_ harness: FprintdHarness, home: String, vault: String) -> [String: String] {
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_VAULT": vault]
+    }
+
+    private func secretFile(_ secret: String, in home: String) -> String {
+        let file = home + "/secret-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        return file
+    }
+
+    /// Waits until the reader is being read: a retry hint sent to it shows on
+    /// the terminal (commands sent while fprintd opens the reader are lost).
+    private func waitForScan(_ harness: FprintdHarness, _ session: AuthenticateCommandTests.TerminalSession) async throws {
+        try await session.waitForScreen("Touch the fingerprint reader")
+        let hints = session.text.components(separatedBy: "not centred").count
+        for _ in 0..<10 {
+            try await harness.retry(2)
+            let deadline = Date().addingTimeInterval(2)
+            while session.text.components(separatedBy: "not centred").count == hints, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            if session.text.components(separatedBy: "not centred").count > hints { return }
+        }
+        throw EnvironmentError(description: "no retry hint shown: \(session.text)")
+    }
+
+    @Test("SPEC D2: export after a fingerprint match writes a 0600 file without ThisDeviceOnly items; import elsewhere gets the bytes exactly")
+    func exportThenImport() async throws {
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let home = NSTemporaryDirectory() + "sesame-export-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let source = home + "/source/vault.sqlite", target = home + "/target/vault.sqlite"
+        let passphrase = "typed export phrase 42"
+
+        for vault in [source, target] {
+            let created = try await SesameBinary.run(["init", "--passcode-fd", "3", "--scrypt-log2n", "10", "--no-interaction"],
+                                                     environment: environment(harness, home: home, vault: vault),
+                                                     descriptor3: secretFile("vault pass", in: home))
+            try #require(created.status == 0, "\(created.stderr)")
+        }
+        let value = Data([0x01, 0x00, 0xfe, 0x0a])
+        let sourceEnvironment = environment(harness, home: home, vault: source)
+        #expect(try await SesameBinary.run(["put", "portable", "--no-interaction"], environment: sourceEnvironment, stdin: value).status == 0)
+        #expect(try await SesameBinary.run(["put", "local", "--accessibility", "when-unlocked-this-device-only", "--no-interaction"],
+                                           environment: sourceEnvironment, stdin: Data("stays".utf8)).status == 0)
+
+        let file = home + "/backup.sesame"
+        let session = try AuthenticateCommandTests.TerminalSession(
+            arguments: ["export", file, "--scrypt-log2n", "10", "--reason", "Back up the vault"], environment: sourceEnvironment)
+        try await session.waitForScreen("Export passphrase")
+        session.type(passphrase + "\r")
+        try await session.waitForScreen("Repeat the passphrase")
+        session.type(passphrase + "\r")
+        try await waitForScan(harness, session)
+        try await harness.scan("owner")
+        let (status, screen) = await session.finish()
+        #expect(status == 0, "\(screen)")
+        #expect(screen.contains("Back up the vault"))
+        #expect(screen.contains("Exported 1 item"), "\(screen)")
+        #expect(screen.contains("Skipped 1 ThisDeviceOnly item"), "\(screen)")
+        #expect(!screen.contains(passphrase), "typed masked, never shown")
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let exported = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(!exported.isEmpty && exported.range(of: value) == nil, "the value is encrypted")
+
+        let imported = try await SesameBinary.run(["import", file, "--passphrase-fd", "3", "--no-interaction"],
+                                                  environment: environment(harness, home: home, vault: target),
+                                                  descriptor3: secretFile(passphrase, in: home))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("Added 1 item."))
+        #expect(!imported.stderr.contains(passphrase) && !imported.stdout.contains(passphrase))
+        let targetEnvironment = environment(harness, home: home, vault: target)
+        #expect(try await SesameBinary.run(["get", "portable", "--no-interaction"], environment: targetEnvironment).output == value)
+        #expect(try await SesameBinary.run(["get", "local", "--no-interaction"], environment: targetEnvironment).status == 3)
+    }
+}
