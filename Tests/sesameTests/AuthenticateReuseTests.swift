@@ -1,0 +1,81 @@
+import Foundation
+import SesameTesting
+import Testing
+#if os(Linux)
+import SesameLinux
+#endif
+
+/// The reuse window across processes (SPEC A6, ARCHITECTURE "Reuse window
+/// across processes"): a real scan in one `sesame authenticate`, then new
+/// processes that reuse it or, after `sesame lock`, do not.
+@Suite(
+    "sesame authenticate --reuse across processes",
+    .timeLimit(.minutes(1)),
+    .enabled(if: FprintdHarness.missingComponents.isEmpty && FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+             "needs fprintd, dbus-daemon, python3-dbusmock and util-linux's script"),
+    .enabled(if: LockAndStatusCommandTests.keyringAvailable, "keyctl is blocked here (container?): there is no window to reuse")
+)
+struct AuthenticateReuseTests {
+    typealias TerminalSession = AuthenticateCommandTests.TerminalSession
+
+    /// Waits until the verify is running: a retry hint shows on the terminal.
+    /// The virtual reader drops commands while it is being opened, so the
+    /// hint is sent again until one comes through.
+    private func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
+        try await session.waitForScreen("Touch the fingerprint reader")
+        let hints = session.text.components(separatedBy: "not centred").count
+        for _ in 0..<10 {
+            try await harness.retry(2)
+            let deadline = Date().addingTimeInterval(2)
+            while session.text.components(separatedBy: "not centred").count == hints, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            if session.text.components(separatedBy: "not centred").count > hints { return }
+        }
+        throw AuthenticateCommandTests.EnvironmentError("no retry hint shown: \(session.text)")
+    }
+
+    @Test("SPEC A6: a scan in one process opens the window for the next (no scan), status shows it, and sesame lock ends it (exit 10)")
+    func reuseAcrossProcesses() async throws {
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let home = NSTemporaryDirectory() + "sesame-reuse-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let environment = ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb",
+                           "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_REUSE_SCOPE": UUID().uuidString]
+        let reuse = ["authenticate", "--policy", "biometrics", "--reuse", "60", "--no-interaction"]
+
+        // Nothing to reuse yet: not interactive, so exit 10 without a prompt.
+        #expect(try await SesameBinary.run(reuse, environment: environment).status == 10)
+
+        let session = try TerminalSession(arguments: ["authenticate", "--policy", "biometrics", "--reuse", "60"], environment: environment)
+        try await waitForScan(harness, session)
+        try await harness.scan("owner")
+        let first = await session.finish()
+        #expect(first.status == 0, "\(first.screen)")
+
+        let second = try await SesameBinary.run(reuse, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        // With no window asked for, the same match is not used.
+        let strict = try await SesameBinary.run(["authenticate", "--policy", "biometrics", "--no-interaction"], environment: environment)
+        #expect(strict.status == 10)
+
+        let status = try await SesameBinary.run(["status", "--json"], environment: environment)
+        let report = try #require(JSONSerialization.jsonObject(with: status.output) as? [String: Any])
+        let window = try #require(report["reuse"] as? [String: Any])
+        #expect(window["open"] as? Bool == true)
+        #expect((window["lastMatchSecondsAgo"] as? Int).map { (0...60).contains($0) } == true)
+        // The match is in the keyring, not in the attempt file that survives reboots.
+        let attempts = try String(contentsOfFile: home + "/.local/state/sesame/attempts.json", encoding: .utf8)
+        #expect(!attempts.contains("lastBiometricSuccess\""))
+
+        let lock = try await SesameBinary.run(["lock"], environment: environment)
+        #expect(lock.status == 0, "\(lock.stderr)")
+        let afterLock = try await SesameBinary.run(reuse, environment: environment)
+        #expect(afterLock.status == 10, "\(afterLock.stderr)")
+        let closed = try await SesameBinary.run(["status", "--json"], environment: environment)
+        let closedReport = try #require(JSONSerialization.jsonObject(with: closed.output) as? [String: Any])
+        #expect((closedReport["reuse"] as? [String: Any])?["open"] as? Bool == false)
+    }
+}
