@@ -83,7 +83,9 @@ struct AuthenticateCommandTests {
     }
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]
+        // A reuse key of its own: a match here must not land in the real user's window.
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress,
+         "SESAME_REUSE_SCOPE": "test-" + UUID().uuidString]
     }
 
     /// Waits until sesame's verify is running: a retry hint sent to the

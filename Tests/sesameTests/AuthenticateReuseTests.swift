@@ -35,7 +35,7 @@ struct AuthenticateReuseTests {
         throw AuthenticateCommandTests.EnvironmentError("no retry hint shown: \(session.text)")
     }
 
-    @Test("SPEC A6: a scan in one process opens the window for the next (no scan), status shows it, and sesame lock ends it (exit 10)")
+    @Test("SPEC A6: a scan in one process opens the window for the next authenticate, put and get (no scan), status shows it, and sesame lock ends it (exit 10)")
     func reuseAcrossProcesses() async throws {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
@@ -70,10 +70,30 @@ struct AuthenticateReuseTests {
         let attempts = try String(contentsOfFile: home + "/.local/state/sesame/attempts.json", encoding: .utf8)
         #expect(!attempts.contains("lastBiometricSuccess\""))
 
+        // The vault commands take the same window: an item that needs the
+        // current fingerprints is written and read by new processes, no scan.
+        let passcode = home + "/passcode"
+        #expect(FileManager.default.createFile(atPath: passcode, contents: Data("correct horse\n".utf8), attributes: [.posixPermissions: 0o600]))
+        var vaultEnvironment = environment
+        vaultEnvironment["SESAME_VAULT"] = home + "/vaults/test.sqlite"
+        let vault = ["--passcode-fd", "3", "--no-interaction"]
+        let created = try await SesameBinary.run(["init", "--passcode-only", "--scrypt-log2n", "10"] + vault,
+                                                 environment: vaultEnvironment, descriptor3: passcode)
+        #expect(created.status == 0, "\(created.stderr)")
+        let put = try await SesameBinary.run(["put", "token", "--access", "biometry-current-set", "--reuse", "60"] + vault,
+                                             environment: vaultEnvironment, stdin: Data("s3cret".utf8), descriptor3: passcode)
+        #expect(put.status == 0, "\(put.stderr)")
+        let got = try await SesameBinary.run(["get", "token", "--reuse", "60"] + vault, environment: vaultEnvironment, descriptor3: passcode)
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "s3cret")
+
         let lock = try await SesameBinary.run(["lock"], environment: environment)
         #expect(lock.status == 0, "\(lock.stderr)")
         let afterLock = try await SesameBinary.run(reuse, environment: environment)
         #expect(afterLock.status == 10, "\(afterLock.stderr)")
+        let locked = try await SesameBinary.run(["get", "token", "--reuse", "60"] + vault, environment: vaultEnvironment, descriptor3: passcode)
+        #expect(locked.status == 10, "\(locked.stderr)")
+        #expect(locked.output.isEmpty)
         let closed = try await SesameBinary.run(["status", "--json"], environment: environment)
         let closedReport = try #require(JSONSerialization.jsonObject(with: closed.output) as? [String: Any])
         #expect((closedReport["reuse"] as? [String: Any])?["open"] as? Bool == false)

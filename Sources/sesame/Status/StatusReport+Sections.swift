@@ -58,14 +58,17 @@ extension StatusReport {
         return section
     }
 
-    static func reuseSection(_ machine: Machine, domainState: DomainState?) async -> ReuseSection {
+    /// - Parameter fingerprintReady: An evaluation reuses only when the
+    ///   reader is usable, so a window is never shown open without it.
+    static func reuseSection(_ machine: Machine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
         var section = ReuseSection(store: machine.reuseLocation, available: machine.reuseAvailable, open: false)
         guard machine.reuseAvailable, let store = machine.authenticators.reuseWindow else { return section }
         do {
             if let entry = try await store.lastSuccess(), entry.elapsed >= 0 {
                 section.lastMatchSecondsAgo = Int(entry.elapsed.rounded(.down))
                 // The same test an evaluation makes, at the longest window.
-                section.open = entry.elapsed <= AuthenticationContext.maximumReuseDuration && entry.domainState == domainState
+                section.open = fingerprintReady && entry.elapsed <= AuthenticationContext.maximumReuseDuration
+                    && entry.domainState == domainState
             }
         } catch {
             section.error = "\(error)"
@@ -92,8 +95,13 @@ extension StatusReport {
             if let seconds = reuse.lastMatchSecondsAgo, reuse.open {
                 row("", "open: last fingerprint match \(seconds) s ago; `sesame lock` ends it")
             } else if let seconds = reuse.lastMatchSecondsAgo {
-                let why = Double(seconds) > AuthenticationContext.maximumReuseDuration
-                    ? "the last match is older than 300 s" : "the enrolment changed since the last match"
+                let why = if fingerprint.state != "ready" {
+                    "the fingerprint reader is not ready"
+                } else if Double(seconds) > AuthenticationContext.maximumReuseDuration {
+                    "the last match is older than 300 s"
+                } else {
+                    "the enrolment changed since the last match"
+                }
                 row("", "closed: " + why)
             } else {
                 row("", "closed: no recent fingerprint match")

@@ -94,7 +94,7 @@ struct StatusReport: Encodable {
         }
         return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
                             vault: await vaultSection(at: vaultPath),
-                            reuse: await reuseSection(machine, domainState: currentDomainState))
+                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"))
     }
 
     var text: String {
