@@ -32,14 +32,16 @@ struct LockAndStatusCommandTests {
          "SESAME_VAULT": vault, "SESAME_REUSE_SCOPE": scope]
     }
 
-    private func sesame(_ arguments: [String], passcode: String? = nil) async throws -> SesameBinary.Result {
+    /// Standard input only for `put`: writing to a command that already
+    /// exited (a usage error) would kill the test process with SIGPIPE.
+    private func sesame(_ arguments: [String], passcode: String? = nil, stdin: Data? = nil) async throws -> SesameBinary.Result {
         var descriptor3: String?
         if let passcode {
             let file = home + "/passcode-\(UUID().uuidString)"
             #expect(FileManager.default.createFile(atPath: file, contents: Data((passcode + "\n").utf8), attributes: [.posixPermissions: 0o600]))
             descriptor3 = file
         }
-        return try await SesameBinary.run(arguments, environment: environment, stdin: Data("value".utf8), descriptor3: descriptor3)
+        return try await SesameBinary.run(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3)
     }
 
     private func statusJSON() async throws -> [String: Any] {
@@ -83,7 +85,8 @@ struct LockAndStatusCommandTests {
         let created = try await sesame(["init", "--passcode-only", "--scrypt-log2n", "10", "--passcode-fd", "3", "--no-interaction"],
                                        passcode: "correct horse")
         #expect(created.status == 0, "\(created.stderr)")
-        let put = try await sesame(["put", "api-token", "--passcode-fd", "3", "--no-interaction"], passcode: "correct horse")
+        let put = try await sesame(["put", "api-token", "--passcode-fd", "3", "--no-interaction"], passcode: "correct horse",
+                                   stdin: Data("value".utf8))
         #expect(put.status == 0, "\(put.stderr)")
 
         let report = try await statusJSON()
