@@ -1,4 +1,5 @@
 import Foundation
+import Sesame
 import Testing
 #if os(Linux)
 import SesameLinux
@@ -119,7 +120,26 @@ struct LockAndStatusCommandTests {
         }
         let text = try await sesame(["status"])
         #expect(text.stdout.contains("reuse window     "))
-        let app = try #require(try await statusJSON()["appPasscode"] as? [String: Any])
-        #expect(app["state"] as? String == "notSet")
+    }
+
+    @Test("SPEC E3: status shows the app passcode record: not set, then set with its wrong entries in a row, never counting one itself")
+    func appPasscode() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let before = try #require(try await statusJSON()["appPasscode"] as? [String: Any])
+        #expect(before["state"] as? String == "notSet")
+
+        // The record the CLI reads: app "sesame" in the default passcode directory.
+        let passcode = AppPasscode(appIdentifier: "sesame", store: FileAppPasscodeStore(directory: home + "/.config/sesame/passcodes"),
+                                   cost: AppPasscodeCost(n: 1 << 8, r: 8, p: 1))
+        try await passcode.set(SecretBytes(utf8: "482913"))
+        #expect(await passcode.verify(SecretBytes(utf8: "000000")) == .rejected)
+
+        for _ in 0..<2 {
+            let app = try #require(try await statusJSON()["appPasscode"] as? [String: Any])
+            #expect(app["state"] as? String == "set")
+            #expect(app["consecutiveFailures"] as? Int == 1)
+        }
+        let text = try await sesame(["status"])
+        #expect(text.stdout.contains("app passcode     set\n                 wrong entries in a row: 1"))
     }
 }

@@ -136,7 +136,7 @@ struct StatusReport: Encodable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static let column = 17
+    private static let column = 17
 
     private static func words(_ state: String) -> String {
         switch state {
