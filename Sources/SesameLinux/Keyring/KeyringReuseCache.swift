@@ -71,12 +71,16 @@ public struct KeyringReuseCache: ReuseWindowStore {
 
     public func clear() async throws {
         // Several keys could match after a race between two writers; remove
-        // until none is left.
-        while let key = try find() {
+        // until none is left, but never loop on a key that will not go.
+        for _ in 0..<8 {
+            guard let key = try find() else { return }
             let result = sesame_keyring_remove(key)
             if result < 0, !Self.isGone(Int32(-result)) {
                 throw KeyringError(operation: "keyctl invalidate", code: Int32(-result))
             }
+        }
+        if try find() != nil {
+            throw KeyringError(operation: "keyctl invalidate", detail: "the reuse token \(keyDescription) is still there")
         }
     }
 
