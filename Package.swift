@@ -73,7 +73,10 @@ let package = Package(
         .testTarget(name: "SesameAppleTests", dependencies: ["SesameApple", "Sesame", "SesameTesting"]),
         // Black-box tests of the built `sesame` binary; the dependency makes
         // `swift test` build it.
-        .testTarget(name: "sesameTests", dependencies: ["sesame", "SesameTesting"]),
+        .testTarget(
+            name: "sesameTests",
+            dependencies: ["sesame", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux]))]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

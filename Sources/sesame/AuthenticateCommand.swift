@@ -42,7 +42,9 @@ struct AuthenticateCommand: AsyncParsableCommand {
     @Option(help: "Why you ask, shown on the prompt.")
     var reason = "Confirm that it is you"
 
-    @Option(help: "Accept a fingerprint match from the last SECONDS (0…300) without prompting.")
+    @Option(help: ArgumentHelp(
+        "Accept a fingerprint match from the last SECONDS (0…300) without prompting, also one made by an earlier sesame.",
+        discussion: "The match is kept in the kernel user keyring; `sesame lock` ends the window.", valueName: "seconds"))
     var reuse: Double = 0
 
     @Flag(help: "Fail with exit code 10 instead of prompting.")

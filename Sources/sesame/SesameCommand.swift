@@ -22,7 +22,7 @@ struct SesameCommand: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
-            PasscodeCommand.self, ExportCommand.self, ImportCommand.self,
+            PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
         ] + HelpTopic.commands
     )
 

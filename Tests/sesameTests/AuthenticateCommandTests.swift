@@ -18,27 +18,11 @@ struct AuthenticateCommandTests {
 
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]
+        // A reuse key of its own: a match here must not land in the real user's window.
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress,
+         "SESAME_REUSE_SCOPE": "test-" + UUID().uuidString]
     }
 
-    /// Waits until sesame's verify is running: a retry hint sent to the
-    /// reader shows on the terminal. Scans sent before that can be lost by
-    /// the virtual reader while the claim is being set up.
-    static func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
-        try await session.waitForScreen("Touch the fingerprint reader")
-        let hints = session.text.components(separatedBy: "not centred").count
-        // The reader drops commands while it is still being opened: the hint
-        // is sent again until one shows.
-        for _ in 0..<10 {
-            try await harness.retry(2)
-            let deadline = Date().addingTimeInterval(2)
-            while session.text.components(separatedBy: "not centred").count == hints, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            if session.text.components(separatedBy: "not centred").count > hints { return }
-        }
-        throw EnvironmentError("no retry hint shown: \(session.text)")
-    }
 
     @Test("A match exits 0, after the prompt and a retry hint were shown on the terminal")
     func match() async throws {
@@ -50,7 +34,7 @@ struct AuthenticateCommandTests {
 
         let session = try TerminalSession(arguments: ["authenticate", "--policy", "biometrics", "--reason", "Deploy to production"],
                                           environment: environment(harness, home: home))
-        try await Self.waitForScan(harness, session)
+        try await session.waitUntilScanning(harness)
         try await harness.scan("owner")
         let (status, screen) = await session.finish()
         #expect(status == 0)
@@ -70,12 +54,12 @@ struct AuthenticateCommandTests {
         let arguments = ["authenticate", "--policy", "biometrics"]
 
         let failing = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        try await Self.waitForScan(harness, failing)
+        try await failing.waitUntilScanning(harness)
         for attempt in 1...3 {
             try await harness.scan("stranger")
             if attempt < 3 {
                 try await failing.waitForScreen("\(3 - attempt) attempt")
-                try await Self.waitForScan(harness, failing)
+                try await failing.waitUntilScanning(harness)
             }
         }
         let failed = await failing.finish()
@@ -83,7 +67,7 @@ struct AuthenticateCommandTests {
         #expect(failed.screen.contains("Not recognised. 2 attempts left."))
 
         let cancelled = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))
-        try await Self.waitForScan(harness, cancelled)
+        try await cancelled.waitUntilScanning(harness)
         cancelled.type("\u{03}")
         let result = await cancelled.finish()
         #expect(result.status == 5)

@@ -5,4 +5,6 @@
 // without them still runs Sesame (the backend reports itself unavailable).
 #include "sdbus_shim.h"
 #include "pam_shim.h"
+// The kernel keyring is reached by raw system calls: no library at all.
+#include "keyring_shim.h"
 #endif

@@ -22,6 +22,9 @@ public struct Authenticators: Sendable {
     public var attempts: any AttemptStore
     /// Delays after repeated wrong device passcodes (SPEC E3).
     public var backoff: BackoffSchedule
+    /// Keeps the last biometric success for the reuse window (SPEC A6);
+    /// without one, the window is read from ``attempts``.
+    public var reuseWindow: (any ReuseWindowStore)?
 
     /// Bundles the backends.
     ///
@@ -35,6 +38,8 @@ public struct Authenticators: Sendable {
     ///   - attempts: The shared history; a new in-memory store by default.
     ///     Use a ``FileAttemptStore`` so that lockout and delays survive restarts.
     ///   - backoff: Delays after repeated wrong device passcodes; iOS's by default.
+    ///   - reuseWindow: Where the reuse window is kept; `nil` (the default)
+    ///     keeps it in `attempts`.
     public init(
         appName: String,
         sensor: (any BiometricSensor)? = nil,
@@ -43,7 +48,8 @@ public struct Authenticators: Sendable {
         presenter: (any PromptPresenter)? = nil,
         clock: any AuthenticationClock = SystemClock(),
         attempts: any AttemptStore = InMemoryAttemptStore(),
-        backoff: BackoffSchedule = .standard
+        backoff: BackoffSchedule = .standard,
+        reuseWindow: (any ReuseWindowStore)? = nil
     ) {
         self.appName = appName
         self.sensor = sensor
@@ -53,5 +59,6 @@ public struct Authenticators: Sendable {
         self.clock = clock
         self.attempts = attempts
         self.backoff = backoff
+        self.reuseWindow = reuseWindow
     }
 }

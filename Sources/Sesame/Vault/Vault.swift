@@ -233,7 +233,7 @@ public final class Vault: Sendable {
         return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
     }
 
-    private static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {
+    static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "Sesame vault"

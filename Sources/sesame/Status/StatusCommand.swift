@@ -9,7 +9,8 @@ import Foundation
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the state of each authenticator on this machine (never prompts)."
+        abstract: "Show the state of each authenticator, the vault and the reuse window (never prompts).",
+        discussion: "The vault is described without unlocking it: its key slots and how many items it holds."
     )
 
     @Flag(help: "Print the report as JSON.")
@@ -18,8 +19,13 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(help: "The PAM service that checks the device passcode.")
     var pamService = "sesame"
 
+    @Option(name: .customLong("vault"), help: ArgumentHelp(
+        "The vault file to describe.", discussion: "Default: $SESAME_VAULT, else $XDG_DATA_HOME/sesame/vault.sqlite or ~/.local/share/sesame/vault.sqlite.",
+        valueName: "path"))
+    var vaultPath: String?
+
     func run() async throws {
-        let report = await StatusReport.gather(machine: try Machine(pamService: pamService))
+        let report = await StatusReport.gather(machine: try Machine(pamService: pamService), vaultPath: VaultOptions.resolve(vaultPath))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

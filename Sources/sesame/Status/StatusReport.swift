@@ -18,6 +18,10 @@ struct StatusReport: Encodable {
         var biometryType: String?
         var enrolled: [String]?
         var service: String?
+        /// App passcode: wrong entries in a row.
+        var consecutiveFailures: Int?
+        /// App passcode: the end of the running delay.
+        var delayedUntil: Date?
     }
 
     struct Attempts: Encodable {
@@ -33,14 +37,18 @@ struct StatusReport: Encodable {
     var devicePasscode: Authenticator
     var appPasscode: Authenticator
     var attempts: Attempts
+    var vault: VaultSection
+    var reuse: ReuseSection
 
-    static func gather(machine: Machine) async -> StatusReport {
+    static func gather(machine: Machine, vaultPath: String) async -> StatusReport {
         let authenticators = machine.authenticators
         let context = AuthenticationContext(authenticators)
 
         var fingerprint = Authenticator(state: "notAvailable")
+        var currentDomainState: DomainState?
         if let sensor = authenticators.sensor {
             let state = await sensor.currentState()
+            currentDomainState = state.domainState
             fingerprint.device = state.deviceName
             fingerprint.biometryType = state.biometryType.rawValue
             fingerprint.enrolled = state.enrolled
@@ -72,7 +80,7 @@ struct StatusReport: Encodable {
             devicePasscode.reason = "No device passcode backend on this platform"
         }
 
-        let appPasscode = Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "No app passcode has been set")
+        let appPasscode = await appPasscodeSection(Machine.appPasscode(environment: ProcessInfo.processInfo.environment))
 
         var attempts = Attempts(path: machine.attemptsPath, biometricLockout: false, consecutiveBiometricFailures: 0, consecutivePasscodeFailures: 0)
         do {
@@ -84,7 +92,9 @@ struct StatusReport: Encodable {
         } catch {
             attempts.error = "\(error)"
         }
-        return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts)
+        return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
+                            vault: await vaultSection(at: vaultPath),
+                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"))
     }
 
     var text: String {
@@ -106,6 +116,11 @@ struct StatusReport: Encodable {
         row("device passcode", describe(devicePasscode))
         if let service = devicePasscode.service { row("", "PAM service: " + service) }
         row("app passcode", describe(appPasscode))
+        if let failures = appPasscode.consecutiveFailures {
+            var summary = "wrong entries in a row: \(failures)"
+            if let until = appPasscode.delayedUntil { summary += ", delayed until \(until)" }
+            row("", summary)
+        }
         row("attempts", attempts.path)
         if let error = attempts.error {
             row("", "cannot be read: " + error)
@@ -116,6 +131,8 @@ struct StatusReport: Encodable {
             if let until = attempts.passcodeDelayedUntil { summary += ", passcode delayed until \(until)" }
             row("", summary)
         }
+        vaultText(row)
+        reuseText(row)
         return lines.joined(separator: "\n") + "\n"
     }
 

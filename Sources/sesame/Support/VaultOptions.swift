@@ -34,7 +34,15 @@ struct VaultOptions: ParsableArguments {
     @Option(help: "The PAM service that checks the login password.")
     var pamService = "sesame"
 
+    @Option(help: ArgumentHelp(
+        "Accept a fingerprint match from the last N seconds (0…300) without prompting.",
+        discussion: "The match is kept in the kernel user keyring; `sesame lock` ends the window.", valueName: "N"))
+    var reuse: Double = 0
+
     func validate() throws {
+        guard (0...AuthenticationContext.maximumReuseDuration).contains(reuse) else {
+            throw ValidationError("--reuse must be between 0 and 300 seconds")
+        }
         for (name, descriptor) in [("--passcode-fd", passcodeFD), ("--password-fd", passwordFD)] {
             if let descriptor, descriptor < 0 { throw ValidationError("\(name) must be an open file descriptor (0 or more)") }
         }
@@ -44,7 +52,10 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// The vault file, made absolute so that messages name it unambiguously.
-    var path: String {
+    var path: String { Self.resolve(vaultPath) }
+
+    /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
+    static func resolve(_ vaultPath: String?) -> String {
         let environment = ProcessInfo.processInfo.environment
         let chosen = vaultPath ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Vault.defaultPath(environment: environment)
@@ -73,6 +84,7 @@ struct VaultOptions: ParsableArguments {
     func context(_ machine: Machine) -> AuthenticationContext {
         let context = AuthenticationContext(machine.authenticators)
         context.interactionNotAllowed = noInteraction
+        context.reuseDuration = reuse
         Interrupt.cancel(context)
         return context
     }

@@ -28,21 +28,6 @@ struct ExportCommandTests {
         return file
     }
 
-    /// Waits until the reader is being read: a retry hint sent to it shows on
-    /// the terminal (commands sent while fprintd opens the reader are lost).
-    private func waitForScan(_ harness: FprintdHarness, _ session: AuthenticateCommandTests.TerminalSession) async throws {
-        try await session.waitForScreen("Touch the fingerprint reader")
-        let hints = session.text.components(separatedBy: "not centred").count
-        for _ in 0..<10 {
-            try await harness.retry(2)
-            let deadline = Date().addingTimeInterval(2)
-            while session.text.components(separatedBy: "not centred").count == hints, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            if session.text.components(separatedBy: "not centred").count > hints { return }
-        }
-        throw EnvironmentError(description: "no retry hint shown: \(session.text)")
-    }
 
     @Test("SPEC D2: export after a fingerprint match writes a 0600 file without ThisDeviceOnly items; import elsewhere gets the bytes exactly")
     func exportThenImport() async throws {
@@ -74,7 +59,7 @@ struct ExportCommandTests {
         session.type(passphrase + "\r")
         try await session.waitForScreen("Repeat the passphrase")
         session.type(passphrase + "\r")
-        try await waitForScan(harness, session)
+        try await session.waitUntilScanning(harness)
         try await harness.scan("owner")
         let (status, screen) = await session.finish()
         #expect(status == 0, "\(screen)")

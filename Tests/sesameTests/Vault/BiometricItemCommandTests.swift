@@ -43,7 +43,7 @@ struct BiometricItemCommandTests {
         }
 
         let reading = try TerminalSession(arguments: ["get", "current", "--reason", "Deploy"], environment: environment)
-        try await AuthenticateCommandTests.waitForScan(harness, reading)
+        try await reading.waitUntilScanning(harness)
         try await harness.scan("owner")
         let read = await reading.finish()
         #expect(read.status == 0, "\(read.screen)")
@@ -65,7 +65,7 @@ struct BiometricItemCommandTests {
 
         // biometry-any follows the new set: the owner's finger still opens it.
         let any = try TerminalSession(arguments: ["get", "any"], environment: environment)
-        try await AuthenticateCommandTests.waitForScan(harness, any)
+        try await any.waitUntilScanning(harness)
         try await harness.scan("owner")
         let anyResult = await any.finish()
         #expect(anyResult.status == 0, "\(anyResult.screen)")

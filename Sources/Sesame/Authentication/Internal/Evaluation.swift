@@ -215,21 +215,37 @@ struct Evaluation: Sendable {
 
     private func withinReuseWindow(_ domainState: DomainState?) async throws(AuthenticationError) -> Bool {
         guard settings.reuseDuration > 0 else { return false }
-        let record = try await readAttempts()
-        guard let last = record.lastBiometricSuccess else { return false }
-        let elapsed = authenticators.clock.now().timeIntervalSince(last)
+        let last: ReuseWindowEntry
+        if let store = authenticators.reuseWindow {
+            // A store that cannot be read (keyctl blocked, a damaged token)
+            // only costs a prompt: fail closed, never open.
+            guard let entry = try? await store.lastSuccess() else { return false }
+            last = entry
+        } else {
+            let record = try await readAttempts()
+            guard let success = record.lastBiometricSuccess else { return false }
+            last = ReuseWindowEntry(elapsed: authenticators.clock.now().timeIntervalSince(success),
+                                    domainState: record.lastBiometricSuccessDomainState)
+        }
         // A clock set back (elapsed < 0) must not extend the window: fail closed.
-        guard elapsed >= 0, elapsed <= settings.reuseDuration else { return false }
-        return record.lastBiometricSuccessDomainState == domainState
+        guard last.elapsed >= 0, last.elapsed <= settings.reuseDuration else { return false }
+        return last.domainState == domainState
     }
 
     private func recordBiometricSuccess(_ domainState: DomainState?) async throws(AuthenticationError) {
         let now = authenticators.clock.now()
+        let store = authenticators.reuseWindow
+        let inRecord = store == nil
         _ = try await updateAttempts { record in
             record.consecutiveBiometricFailures = 0
-            record.lastBiometricSuccess = now
-            record.lastBiometricSuccessDomainState = domainState
+            // With a separate store the success is kept there only, so the
+            // attempt record (often a file) never outlives the window.
+            record.lastBiometricSuccess = inRecord ? now : nil
+            record.lastBiometricSuccessDomainState = inRecord ? domainState : nil
         }
+        // The scan matched whatever happens here; a success not kept only
+        // means the next evaluation prompts.
+        try? await store?.recordSuccess(domainState: domainState)
     }
 
     private func recordBiometricFailure() async throws(AuthenticationError) -> AttemptRecord {

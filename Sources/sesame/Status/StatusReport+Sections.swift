@@ -1,0 +1,111 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+extension StatusReport {
+    /// The vault, as far as it can be told without unlocking it.
+    struct VaultSection: Encodable {
+        var path: String
+        var exists: Bool
+        /// Item rows, counted without the key (so not checked for tampering).
+        var itemCount: Int?
+        /// Key slot kinds: `device`, `passcode`, `recovery`.
+        var slots: [String]?
+        var format: Int?
+        /// Why the vault could not be described (damaged, open to others…).
+        var error: String?
+    }
+
+    /// The fingerprint reuse window (SPEC A6).
+    struct ReuseSection: Encodable {
+        /// "kernel user keyring", or "not available: <why>".
+        var store: String
+        var available: Bool
+        /// Whether a match is kept that `--reuse 300` would accept now.
+        var open: Bool
+        /// Seconds since that match.
+        var lastMatchSecondsAgo: Int?
+        /// Why the store could not be read.
+        var error: String?
+    }
+
+    static func appPasscodeSection(_ passcode: AppPasscode) async -> Authenticator {
+        do throws(AppPasscodeError) {
+            guard let status = try await passcode.status() else {
+                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "No app passcode has been set")
+            }
+            return Authenticator(state: "set", consecutiveFailures: status.consecutiveFailures, delayedUntil: status.delayedUntil)
+        } catch {
+            // A damaged record still means a passcode was set (AppPasscode.currentState).
+            return Authenticator(state: "set", reasonCode: "stateUnavailable", reason: "its record cannot be read: \(error)")
+        }
+    }
+
+    static func vaultSection(at path: String) async -> VaultSection {
+        var section = VaultSection(path: path, exists: FileManager.default.fileExists(atPath: path))
+        guard section.exists else { return section }
+        do throws(VaultError) {
+            let summary = try await Vault.summary(at: path)
+            section.itemCount = summary.itemCount
+            section.slots = summary.slots
+            section.format = summary.format
+        } catch {
+            section.error = error.description
+        }
+        return section
+    }
+
+    /// - Parameter fingerprintReady: An evaluation reuses only when the
+    ///   reader is usable, so a window is never shown open without it.
+    static func reuseSection(_ machine: Machine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
+        var section = ReuseSection(store: machine.reuseLocation, available: machine.reuseAvailable, open: false)
+        guard machine.reuseAvailable, let store = machine.authenticators.reuseWindow else { return section }
+        do {
+            if let entry = try await store.lastSuccess(), entry.elapsed >= 0 {
+                section.lastMatchSecondsAgo = Int(entry.elapsed.rounded(.down))
+                // The same test an evaluation makes, at the longest window.
+                section.open = fingerprintReady && entry.elapsed <= AuthenticationContext.maximumReuseDuration
+                    && entry.domainState == domainState
+            }
+        } catch {
+            section.error = "\(error)"
+        }
+        return section
+    }
+
+    func vaultText(_ row: (String, String) -> Void) {
+        row("vault", vault.path)
+        if !vault.exists {
+            row("", "does not exist; create it with `sesame init`")
+        } else if let error = vault.error {
+            row("", "cannot be described: " + error)
+        } else if let count = vault.itemCount, let slots = vault.slots {
+            row("", "\(count) item\(count == 1 ? "" : "s") (counted without unlocking), key slots: " + slots.joined(separator: ", "))
+        }
+    }
+
+    func reuseText(_ row: (String, String) -> Void) {
+        row("reuse window", reuse.store)
+        if let error = reuse.error {
+            row("", "cannot be read: " + error)
+        } else if reuse.available {
+            if let seconds = reuse.lastMatchSecondsAgo, reuse.open {
+                row("", "open: last fingerprint match \(seconds) s ago; `sesame lock` ends it")
+            } else if let seconds = reuse.lastMatchSecondsAgo {
+                let why = if fingerprint.state != "ready" {
+                    "the fingerprint reader is not ready"
+                } else if Double(seconds) > AuthenticationContext.maximumReuseDuration {
+                    "the last match is older than 300 s"
+                } else {
+                    "the enrolment changed since the last match"
+                }
+                row("", "closed: " + why)
+            } else {
+                row("", "closed: no recent fingerprint match")
+            }
+        }
+    }
+}
