@@ -64,11 +64,4 @@ struct Machine {
         return (nil, "attempt record " + attemptsPath, true)
         #endif
     }
-
-    /// The CLI's app passcode record (attempt counts and delays), kept
-    /// outside the vault it guards, as ``AppPasscode/openVault(at:passcode:authenticators:)`` asks.
-    static func appPasscode(environment: [String: String]) -> AppPasscode {
-        AppPasscode(appIdentifier: "sesame",
-                    store: FileAppPasscodeStore(directory: FileAppPasscodeStore.defaultDirectory(environment: environment)))
-    }
 }

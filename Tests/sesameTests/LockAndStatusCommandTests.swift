@@ -122,17 +122,21 @@ struct LockAndStatusCommandTests {
         #expect(text.stdout.contains("reuse window     "))
     }
 
-    @Test("SPEC E3: status shows the app passcode record: not set, then set with its wrong entries in a row, never counting one itself")
+    @Test("SPEC E3: status shows the vault's passcode record: not set before init, then its wrong entries in a row, never counting one itself")
     func appPasscode() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let before = try #require(try await statusJSON()["appPasscode"] as? [String: Any])
         #expect(before["state"] as? String == "notSet")
 
-        // The record the CLI reads: app "sesame" in the default passcode directory.
-        let passcode = AppPasscode(appIdentifier: "sesame", store: FileAppPasscodeStore(directory: home + "/.config/sesame/passcodes"),
-                                   cost: AppPasscodeCost(n: 1 << 8, r: 8, p: 1))
-        try await passcode.set(SecretBytes(utf8: "482913"))
-        #expect(await passcode.verify(SecretBytes(utf8: "000000")) == .rejected)
+        // The vault's own passcode record, beside it: init writes it, and a
+        // wrong passcode given to sesame counts in it.
+        let created = try await sesame(["init", "--passcode-only", "--scrypt-log2n", "10", "--passcode-fd", "3"], passcode: "482913")
+        #expect(created.status == 0, "\(created.stderr)")
+        let fresh = try #require(try await statusJSON()["appPasscode"] as? [String: Any])
+        #expect(fresh["state"] as? String == "set")
+        #expect(fresh["consecutiveFailures"] as? Int == 0)
+        let wrong = try await sesame(["ls", "--passcode-fd", "3"], passcode: "000000")
+        #expect(wrong.status == 4, "\(wrong.stderr)")
 
         for _ in 0..<2 {
             let app = try #require(try await statusJSON()["appPasscode"] as? [String: Any])

@@ -80,7 +80,9 @@ struct StatusReport: Encodable {
             devicePasscode.reason = "No device passcode backend on this platform"
         }
 
-        let appPasscode = await appPasscodeSection(Machine.appPasscode(environment: ProcessInfo.processInfo.environment))
+        // The record `sesame` keeps for this vault's passcode (SPEC E3), read
+        // without counting anything.
+        let appPasscode = await appPasscodeSection(VaultPasscodeLock(vaultPath: vaultPath).appPasscode())
 
         var attempts = Attempts(path: machine.attemptsPath, biometricLockout: false, consecutiveBiometricFailures: 0, consecutivePasscodeFailures: 0)
         do {
