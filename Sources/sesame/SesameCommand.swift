@@ -17,6 +17,7 @@ struct SesameCommand: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
+            FeatureCommand.self, RunCommand.self,
         ]
     )
 
