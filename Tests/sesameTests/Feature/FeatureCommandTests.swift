@@ -56,6 +56,19 @@ struct FeatureCommandTests {
         #expect(!home.exists("ran"))
     }
 
+    @Test("A vault others can read is refused (exit 9) by feature and run --feature alike, and the command does not run")
+    func vaultOpenToOthers() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: home.vault)
+        let listed = try await home.sesame(["feature", "list", "--no-interaction"])
+        #expect(listed.status == 9, "\(listed.stderr)")
+        let ran = try await home.sesame(["run", "--no-interaction", "--feature", "deploy", "--", "/bin/sh", "-c", #"touch "$1""#, "sh", home.file("ran")])
+        #expect(ran.status == 9)
+        #expect(!home.exists("ran"))
+    }
+
     @Test("Feature names that could garble listings, and unknown policies, are usage errors (2)",
           arguments: [["feature", "check", "a b"], ["feature", "enable", "x\ty"], ["feature", "enable", ""],
                       ["feature", "enable", "deploy", "--policy", "app-passcode"], ["run", "--feature", "a/b", "--", "/bin/true"]])

@@ -15,39 +15,13 @@ import Testing
 struct FeatureFprintdTests {
     typealias TerminalSession = AuthenticateCommandTests.TerminalSession
 
-    /// A harness with the owner's finger enrolled and a vault.
-    private func start() async throws -> (FprintdHarness, VaultHome) {
-        let harness = try await FprintdHarness.start()
-        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
-        let home = try VaultHome(systemBus: harness.systemBusAddress)
-        try await home.createVault()
-        return (harness, home)
-    }
-
-    /// Waits until the verify is running: a retry hint sent to the reader
-    /// shows on the terminal (the virtual reader drops commands that arrive
-    /// while it is being opened, so the hint is sent again until one shows).
-    private func waitForScan(_ harness: FprintdHarness, _ session: TerminalSession) async throws {
-        try await session.waitForScreen("Touch the fingerprint reader")
-        let hints = session.text.components(separatedBy: "not centred").count
-        for _ in 0..<10 {
-            try await harness.retry(2)
-            let deadline = Date().addingTimeInterval(2)
-            while session.text.components(separatedBy: "not centred").count == hints, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            if session.text.components(separatedBy: "not centred").count > hints { return }
-        }
-        throw AuthenticateCommandTests.EnvironmentError("no retry hint shown: \(session.text)")
-    }
-
     private func session(_ arguments: [String], _ home: VaultHome) throws -> TerminalSession {
         try TerminalSession(arguments: arguments, environment: home.environment)
     }
 
     @Test("SPEC B3, B2: enable needs no scan; list and list --json show each protected feature with its policy")
     func enableAndList() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         let deploy = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
         #expect(deploy.status == 0, "\(deploy.stderr)")
@@ -72,7 +46,7 @@ struct FeatureFprintdTests {
 
     @Test("SPEC B5: under --no-interaction a protected feature's check and run --feature exit 10, and the command does not run")
     func notInteractive() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         let enabled = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
         try #require(enabled.status == 0, "\(enabled.stderr)")
@@ -93,7 +67,7 @@ struct FeatureFprintdTests {
 
     @Test("SPEC B4, B5: with the reader gone, disable exits 7 with the reason and the feature stays protected; a biometrics-only check fails closed")
     func readerGone() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         let enabled = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
         try #require(enabled.status == 0, "\(enabled.stderr)")
@@ -114,13 +88,13 @@ struct FeatureFprintdTests {
 
     @Test("SPEC B4: disable after the owner's fingerprint switches protection off; check then passes without a prompt")
     func disableWithScan() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         let enabled = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
         try #require(enabled.status == 0, "\(enabled.stderr)")
 
         let session = try session(["feature", "disable", "deploy", "--reason", "Stop protecting deploy"], home)
-        try await waitForScan(harness, session)
+        try await harness.waitForScan(session)
         try await harness.scan("owner")
         let (status, screen) = await session.finish()
         #expect(status == 0, "\(screen)")
@@ -134,7 +108,7 @@ struct FeatureFprintdTests {
 
     @Test("SPEC B5: run --feature runs the command after the owner's fingerprint, with the item in its environment")
     func runAfterScan() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         try await home.put("api-token", Data("s3cret".utf8))
         let enabled = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
@@ -142,7 +116,7 @@ struct FeatureFprintdTests {
 
         let session = try session(["run", "--feature", "deploy", "--env", "TOKEN=api-token", "--",
                                    "/bin/sh", "-c", #"printf %s "$TOKEN" > "$1"; exit 3"#, "sh", home.file("out")], home)
-        try await waitForScan(harness, session)
+        try await harness.waitForScan(session)
         try await harness.scan("owner")
         let (status, screen) = await session.finish()
         #expect(status == 3, "the command's own exit code: \(screen)")
@@ -152,7 +126,7 @@ struct FeatureFprintdTests {
 
     @Test("SPEC C2, C3: after an enrolment change the match alone is not trusted: the vault passcode is asked, then the new enrolment is recorded")
     func enrolmentChange() async throws {
-        let (harness, home) = try await start()
+        let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }
         let enabled = try await home.sesame(["feature", "enable", "deploy", "--no-interaction"])
         try #require(enabled.status == 0, "\(enabled.stderr)")
@@ -162,7 +136,7 @@ struct FeatureFprintdTests {
         try await harness.enrol(finger: "left-index-finger", scanID: "someone-else")
 
         let refused = try session(["feature", "check", "deploy"], home)
-        try await waitForScan(harness, refused)
+        try await harness.waitForScan(refused)
         try await harness.scan("owner")
         try await refused.waitForScreen("vault passcode")
         refused.type("wrong passcode\n")
@@ -170,7 +144,7 @@ struct FeatureFprintdTests {
         #expect(failed.status == 4, "\(failed.screen)")
 
         let accepted = try session(["feature", "check", "deploy"], home)
-        try await waitForScan(harness, accepted)
+        try await harness.waitForScan(accepted)
         try await harness.scan("owner")
         try await accepted.waitForScreen("vault passcode")
         accepted.type(VaultHome.passcode + "\n")
@@ -179,7 +153,7 @@ struct FeatureFprintdTests {
         #expect(!passed.screen.contains(VaultHome.passcode), "the passcode is not echoed")
 
         let recorded = try session(["feature", "check", "deploy"], home)
-        try await waitForScan(harness, recorded)
+        try await harness.waitForScan(recorded)
         try await harness.scan("owner")
         let again = await recorded.finish()
         #expect(again.status == 0, "\(again.screen)")
