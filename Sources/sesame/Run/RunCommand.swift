@@ -73,13 +73,10 @@ struct RunCommand: AsyncParsableCommand {
         let machine = try options.machine()
         let vault = try await options.open(machine)
         // Missing items first: nothing is asked for when the command cannot run anyway.
-        let items = try await vault.list(service: service)
-        var controls: [AccessControl] = []
         for binding in bindings {
-            guard let item = items.first(where: { $0.account == binding.item }) else {
+            guard try await vault.contains(service: service, account: binding.item) else {
                 throw CommandFailure(status: .notFound, message: "no item \(binding.item) in service \(service); the command was not run")
             }
-            controls.append(item.accessControl)
         }
         if let feature {
             let access = FeatureAccess(vault: vault, machine: machine, options: options)
@@ -89,9 +86,15 @@ struct RunCommand: AsyncParsableCommand {
         // One context for every item: where the items' rules allow, one
         // scan serves them all.
         let context = options.context(machine)
-        // Read once: a descriptor cannot be read twice, and items that share
-        // the application password share it here too.
-        if controls.contains(where: { $0.flags.contains(.applicationPassword) }) {
+        // The application password is read once (a descriptor cannot be
+        // read twice) and serves every item that needs it. As in `get`, a
+        // listing spoilt by another, tampered row must not block these
+        // items, whose reads check their own integrity anyway.
+        let items = try? await vault.list(service: service)
+        let needsPassword = items.map { items in
+            items.contains { item in bindings.contains { $0.item == item.account } && item.accessControl.flags.contains(.applicationPassword) }
+        } ?? (options.passwordFD != nil)
+        if needsPassword {
             _ = context.setCredential(try await options.applicationPassword(), type: .applicationPassword)
         }
         for binding in bindings {
