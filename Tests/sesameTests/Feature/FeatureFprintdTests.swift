@@ -139,7 +139,7 @@ struct FeatureFprintdTests {
         try await harness.waitForScan(refused)
         try await harness.scan("owner")
         try await refused.waitForScreen("vault passcode")
-        refused.type("wrong passcode\n")
+        try await refused.typeSecret("wrong passcode")
         let failed = await refused.finish()
         #expect(failed.status == 4, "\(failed.screen)")
 
@@ -147,7 +147,7 @@ struct FeatureFprintdTests {
         try await harness.waitForScan(accepted)
         try await harness.scan("owner")
         try await accepted.waitForScreen("vault passcode")
-        accepted.type(VaultHome.passcode + "\n")
+        try await accepted.typeSecret(VaultHome.passcode)
         let passed = await accepted.finish()
         #expect(passed.status == 0, "\(passed.screen)")
         #expect(!passed.screen.contains(VaultHome.passcode), "the passcode is not echoed")

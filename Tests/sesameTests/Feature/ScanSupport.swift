@@ -35,3 +35,27 @@ extension FprintdHarness {
         }
     }
 }
+
+extension AuthenticateCommandTests.TerminalSession {
+    /// Types `secret` and Return into a secret prompt once it masks input.
+    ///
+    /// The prompt is written before the terminal leaves echo mode, and
+    /// switching modes discards what was typed ahead; so a probe key is sent
+    /// until it comes back as a mask (`*`), then erased with Ctrl-U.
+    func typeSecret(_ secret: String) async throws {
+        let masks = { self.text.components(separatedBy: "*").count }
+        let before = masks()
+        for _ in 0..<100 {
+            type("x")
+            let deadline = Date().addingTimeInterval(0.2)
+            while masks() == before, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            if masks() > before {
+                type("\u{15}" + secret + "\r")
+                return
+            }
+        }
+        throw AuthenticateCommandTests.EnvironmentError("the secret prompt never masked input: \(text)")
+    }
+}
