@@ -23,6 +23,7 @@ struct SesameCommand: AsyncParsableCommand {
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
             PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
+            FeatureCommand.self, RunCommand.self,
         ] + HelpTopic.commands
     )
 

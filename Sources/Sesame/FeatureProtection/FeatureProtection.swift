@@ -78,6 +78,17 @@ public final class FeatureProtection: Sendable {
         return record.features[feature.rawValue]?.policy
     }
 
+    /// Every protected feature with its policy, e.g. for a settings screen
+    /// or `sesame feature list`. Never prompts.
+    ///
+    /// - Returns: The protected features and their policies; empty when none is.
+    /// - Throws: ``FeatureProtectionError/recordTampered`` (then every feature
+    ///   counts as protected) or a storage error.
+    public func protectedFeatures() async throws(FeatureProtectionError) -> [Feature: FeatureProtectionPolicy] {
+        guard case .intact(let record) = try await load() else { throw .recordTampered }
+        return Dictionary(uniqueKeysWithValues: record.features.map { (Feature(rawValue: $0.key), $0.value.policy) })
+    }
+
     // MARK: Changes
 
     /// Protects `feature` (SPEC B3, C1). Needs no scan: it only adds

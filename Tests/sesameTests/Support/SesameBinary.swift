@@ -67,7 +67,7 @@ struct SesameBinary {
         try process.run()
         // Small inputs fit the pipe's buffer, so writing before reading
         // cannot deadlock.
-        if let stdin { input.fileHandleForWriting.write(stdin) }
+        if let stdin { BrokenPipe.write(stdin, to: input.fileHandleForWriting) }
         try input.fileHandleForWriting.close()
         let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let stderr = errors.fileHandleForReading.readDataToEndOfFile()

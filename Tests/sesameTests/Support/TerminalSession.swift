@@ -46,7 +46,7 @@ final class TerminalSession: @unchecked Sendable {
     var text: String { screen.withLock { String(decoding: $0, as: UTF8.self) } }
 
     func type(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        BrokenPipe.write(Data(text.utf8), to: input.fileHandleForWriting)
     }
 
     /// Waits until the terminal shows `needle`.

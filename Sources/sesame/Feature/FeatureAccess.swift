@@ -1,0 +1,103 @@
+import Sesame
+
+/// The CLI's feature-protection flags, kept in the vault
+/// (``VaultFeatureProtectionStore``) rather than in a file of their own:
+/// a file store is undone by deleting the file, which then reads as "nothing
+/// is protected", while a record in the vault is bound to its master key and
+/// to the secrets it guards, and `--vault` selects both together.
+struct FeatureAccess {
+    /// The record's name within the vault.
+    static let appIdentifier = "sesame"
+
+    let protection: FeatureProtection
+    let noInteraction: Bool
+
+    /// The facade on `vault`'s record, prompting with `machine`.
+    ///
+    /// After an enrolment change (SPEC C2), the owner proves themselves with
+    /// the vault passcode: someone who only knows the login password can
+    /// enrol a finger, but cannot open the vault by its passcode.
+    init(vault: Vault, machine: Machine, options: VaultOptions) {
+        let path = vault.path
+        let authenticators = machine.authenticators
+        let verification = OwnerVerification.custom { _ in
+            // With --passcode-fd the vault was opened by that very passcode
+            // in this run (VaultOptions.open never falls back to the device
+            // key then), and the descriptor has been read to its end.
+            if options.passcodeFD != nil { return true }
+            guard let passcode = try? await options.passcode(prompt: "The enrolled fingerprints changed; vault passcode") else {
+                return false
+            }
+            do throws(VaultError) {
+                _ = try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: authenticators)
+                return true
+            } catch {
+                return false
+            }
+        }
+        protection = FeatureProtection(
+            appIdentifier: Self.appIdentifier,
+            authenticators: authenticators,
+            store: VaultFeatureProtectionStore(vault),
+            deviceKeys: FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: path)),
+            ownerVerification: verification
+        )
+        noInteraction = options.noInteraction
+    }
+
+    /// Opens the vault and its feature record.
+    static func open(_ options: VaultOptions) async throws -> FeatureAccess {
+        let machine = try options.machine()
+        let vault = try await options.open(machine)
+        return FeatureAccess(vault: vault, machine: machine, options: options)
+    }
+
+    /// The check `feature` needs (SPEC B5, C2): none when it is not protected.
+    ///
+    /// - Throws: ``CommandFailure``; exit 10 under `--no-interaction` when
+    ///   the feature is protected, since every check of one is a scan.
+    func authenticate(_ feature: Feature, reason: String) async throws {
+        try await refusePromptIfProtected(feature)
+        do throws(FeatureProtectionError) {
+            try await protection.authenticate(feature, reason: reason)
+        } catch {
+            throw CommandFailure(error, feature: feature)
+        }
+    }
+
+    /// Under `--no-interaction`, fails with exit 10 when `feature` is
+    /// protected: the library's own contexts would wait for a finger.
+    func refusePromptIfProtected(_ feature: Feature) async throws {
+        guard noInteraction else { return }
+        let policy: FeatureProtectionPolicy?
+        do throws(FeatureProtectionError) {
+            policy = try await protection.protectionPolicy(for: feature)
+        } catch {
+            throw CommandFailure(error, feature: feature)
+        }
+        if policy != nil {
+            throw CommandFailure(status: .notInteractive,
+                                 message: "\(feature) is protected and needs a fingerprint check, but --no-interaction was given")
+        }
+    }
+}
+
+extension CommandFailure {
+    /// Maps a feature-protection error to its exit code (see ``ExitStatus``).
+    init(_ error: FeatureProtectionError, feature: Feature? = nil) {
+        let subject = feature.map { "\($0): " } ?? ""
+        switch error {
+        case .unavailable(let reason):
+            self.init(status: reason.code == .biometryLockout ? .lockedOut : .notAvailable,
+                      message: subject + error.description)
+        case .authenticationFailed(let reason):
+            self.init(reason)
+        case .enrolmentChanged:
+            self.init(status: .authenticationFailed, message: subject + error.description + " (here: the vault passcode)")
+        case .recordTampered:
+            self.init(status: .damaged, message: error.description)
+        case .storage:
+            self.init(status: .failure, message: error.description)
+        }
+    }
+}

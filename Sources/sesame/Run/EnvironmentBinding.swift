@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// One `--env VAR=NAME`: the vault item NAME goes into the variable VAR.
+struct EnvironmentBinding: Equatable {
+    var variable: String
+    var item: String
+
+    /// Parses `VAR=NAME`; VAR as a shell would accept it, so that the
+    /// command can use `$VAR`, and so that `=` or NUL cannot smuggle a second
+    /// assignment in.
+    static func parse(_ text: String) throws -> EnvironmentBinding {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw ValidationError("--env \(text): expected VAR=NAME, e.g. --env TOKEN=api-token")
+        }
+        let variable = String(text[..<equals]), item = String(text[text.index(after: equals)...])
+        guard isVariableName(variable) else {
+            throw ValidationError("--env \(text): \"\(variable)\" is not a variable name (letters, digits and '_', not starting with a digit)")
+        }
+        guard !item.isEmpty else { throw ValidationError("--env \(text): the item NAME is empty") }
+        return EnvironmentBinding(variable: variable, item: item)
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`.
+    static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || isLetter(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || isLetter($0) || ("0"..."9").contains($0) }
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+    }
+
+    /// Parses every binding, refusing the same variable twice: which value
+    /// would win is not something a script should have to guess.
+    static func parseAll(_ texts: [String]) throws -> [EnvironmentBinding] {
+        let bindings = try texts.map(parse)
+        var seen: Set<String> = []
+        for binding in bindings where !seen.insert(binding.variable).inserted {
+            throw ValidationError("--env \(binding.variable) is given twice")
+        }
+        return bindings
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// A throw-away HOME with a vault in it, for running `sesame` black-box.
+struct VaultHome {
+    let home: String
+    let vault: String
+    /// The system bus `sesame` talks to: a harness's, or none (no reader).
+    let systemBus: String
+
+    static let passcode = "correct horse"
+
+    init(systemBus: String? = nil) throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        vault = home + "/vaults/test.sqlite"
+        self.systemBus = systemBus ?? "unix:path=\(home)/no-such-socket"
+    }
+
+    var environment: [String: String] {
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": systemBus, "SESAME_VAULT": vault]
+    }
+
+    /// Runs `sesame arguments` as given (nothing appended: after `run --`
+    /// every word is the command's); `secret` goes in a 0600 file opened as
+    /// descriptor 3, never into an argument.
+    func sesame(_ arguments: [String], stdin: Data? = nil, secret: String? = nil) async throws -> SesameBinary.Result {
+        var descriptor3: String?
+        if let secret {
+            let file = home + "/secret-\(UUID().uuidString)"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+            descriptor3 = file
+        }
+        return try await SesameBinary.run(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3)
+    }
+
+    /// `sesame init` at the lowest scrypt cost (debug builds would take
+    /// minutes at the standard one), with a device key.
+    func createVault() async throws {
+        let created = try await sesame(["init", "--passcode-fd", "3", "--scrypt-log2n", "10", "--no-interaction"], secret: Self.passcode)
+        try #require(created.status == 0, "\(created.stderr)")
+    }
+
+    /// Stores `value` as NAME in the default service.
+    func put(_ name: String, _ value: Data, arguments: [String] = [], secret: String? = nil) async throws {
+        let put = try await sesame(["put", name, "--no-interaction"] + arguments, stdin: value, secret: secret)
+        try #require(put.status == 0, "\(put.stderr)")
+    }
+
+    /// A path in this home for a command to write to.
+    func file(_ name: String) -> String { home + "/" + name }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
+
+    func remove() { try? FileManager.default.removeItem(atPath: home) }
+}
+
+extension SesameBinary {
+    /// Runs any command the way ``run(_:environment:stdin:descriptor3:)``
+    /// runs `sesame`, for a baseline to compare with; returns its stdout.
+    static func runCommand(_ command: [String], environment: [String: String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Swift.Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: command[0])
+                    process.arguments = Array(command.dropFirst())
+                    process.environment = environment
+                    let input = Pipe(), output = Pipe(), errors = Pipe()
+                    process.standardInput = input
+                    process.standardOutput = output
+                    process.standardError = errors
+                    try process.run()
+                    try input.fileHandleForWriting.close()
+                    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+                    _ = errors.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return String(decoding: stdout, as: UTF8.self)
+                })
+            }.start()
+        }
+    }
+}
