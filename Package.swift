@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SesameLinux", targets: ["SesameLinux"]),
         .library(name: "SesameApple", targets: ["SesameApple"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
+        .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
         .executable(name: "sesame", targets: ["sesame"]),
     ],
     dependencies: [
@@ -46,14 +47,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .executableTarget(
-            name: "sesame",
+        // The `sesame` command tree (one file per command); the executable
+        // only calls it, and Fuzz/ parses arbitrary argument lists with it.
+        .target(
+            name: "SesameCommandLine",
             dependencies: [
                 "Sesame",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "sesame", dependencies: ["SesameCommandLine"]),
 
         // Writes items into a vault from a separate process, for the
         // multi-process and kill -9 tests.

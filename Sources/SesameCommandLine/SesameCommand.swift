@@ -1,9 +1,8 @@
 import ArgumentParser
 
 /// `sesame`: Sesame's command-line front end.
-@main
-struct SesameCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct SesameCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "sesame",
         abstract: "Ask whether the owner is really here, with the fingerprint reader, the login password or an app passcode.",
         discussion: """
@@ -27,9 +26,13 @@ struct SesameCommand: AsyncParsableCommand {
         ] + HelpTopic.commands
     )
 
-    /// Runs the command, mapping failures to ``ExitStatus`` codes; usage
-    /// errors exit with 2 (ArgumentParser's default is 64).
-    static func main() async {
+    /// The root command, as ArgumentParser creates it; prints the help.
+    public init() {}
+
+    /// Parses this process's arguments and runs the command, then exits with
+    /// its status: failures map to ``ExitStatus`` codes, usage errors to 2
+    /// (ArgumentParser's default is 64). Never returns.
+    public static func runFromCommandLine() async -> Never {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -46,5 +49,6 @@ struct SesameCommand: AsyncParsableCommand {
             }
             exit(withError: error)
         }
+        exit(withError: nil)
     }
 }
