@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Already a dependency of Sesame; named here to edit rows as an attacker would.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Already a dependency of Sesame; named here for the parser's error messages and exit codes.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "Sesame", package: sesame)]),
@@ -35,6 +37,13 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "Sesame", package: sesame),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzCLI",
+            dependencies: [
+                .product(name: "SesameCommandLine", package: sesame),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ]

@@ -1,0 +1,50 @@
+// libFuzzer target for `sesame`'s argument parsing: the very command tree the
+// executable runs (SesameCommandLine), fed arbitrary argument lists.
+//
+// Each input is split at NUL bytes into arguments (decoded as UTF-8, invalid
+// bytes replaced), and parsed as `sesame` would parse them, with every
+// command's validate() (access flags, descriptors, --reuse ranges, run's
+// VAR=NAME bindings …). Nothing is run. Parsing must either give a command or
+// an error whose message and exit code can be produced: never a crash, a
+// trap or a hang. An error must map to one of the exit codes sesame
+// documents for parsing: 0 (help, version, completions) or 2 (usage; the
+// command maps ArgumentParser's validation code 64 to 2 itself).
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import SesameCommandLine
+
+func fuzzCommandLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    do {
+        _ = try SesameCommand.parseAsRoot(arguments)
+    } catch {
+        _ = SesameCommand.fullMessage(for: error)
+        _ = SesameCommand.message(for: error)
+        let code = SesameCommand.exitCode(for: error)
+        let documented: Set<Int32> = [ExitCode.success.rawValue, ExitCode.validationFailure.rawValue, 1]
+        if !documented.contains(code.rawValue) {
+            fatalError("parsing \(arguments) failed with exit code \(code.rawValue): \(error)")
+        }
+    }
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCommandLineEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { fuzzCommandLine(data, size) }
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links debug executables with `--defsym main=FuzzCLI_main`.
+@_cdecl("FuzzCLI_main")
+public func fuzzCLIMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var vector = argv
+    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzCommandLine(data, size) }
+}
