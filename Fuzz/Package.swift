@@ -42,6 +42,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzCLI",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "SesameCommandLine", package: sesame),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -13,6 +13,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import FuzzSupport
 import SesameCommandLine
 
 func fuzzCommandLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -35,16 +36,7 @@ func fuzzCommandLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLineEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { fuzzCommandLine(data, size) }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links debug executables with `--defsym main=FuzzCLI_main`.
 @_cdecl("FuzzCLI_main")
 public func fuzzCLIMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzCommandLine(data, size) }
+    runFuzzerDriver(argc, argv) { data, size in fuzzCommandLine(data, size) }
 }

@@ -53,18 +53,7 @@ public func fuzzImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links debug executables with `--defsym main=FuzzImport_main` (so
-// tests can import them), which would hide libFuzzer's own main; this entry
-// point hands control to libFuzzer's driver instead.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
 @_cdecl("FuzzImport_main")
 public func fuzzImportMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzImport(data, size) }
+    runFuzzerDriver(argc, argv) { data, size in fuzzImport(data, size) }
 }

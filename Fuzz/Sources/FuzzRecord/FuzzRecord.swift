@@ -96,16 +96,7 @@ func fuzzRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecordEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { fuzzRecord(data, size) }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
-
-/// SwiftPM links debug executables with `--defsym main=FuzzRecord_main`.
 @_cdecl("FuzzRecord_main")
 public func fuzzRecordMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var vector = argv
-    return LLVMFuzzerRunDriver(&count, &vector) { data, size in fuzzRecord(data, size) }
+    runFuzzerDriver(argc, argv) { data, size in fuzzRecord(data, size) }
 }

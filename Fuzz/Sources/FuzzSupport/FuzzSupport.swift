@@ -26,3 +26,21 @@ public func temporaryVault(prefix: String) async -> Vault {
     return try! await Vault.create(at: directory + "/vault/vault.sqlite", slots: [.device()],
                                    authenticators: Authenticators(appName: "fuzz")).vault
 }
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+/// Hands control to libFuzzer's driver. SwiftPM links debug executables with
+/// `--defsym main=<Target>_main` (so tests can import them), which hides
+/// libFuzzer's own `main`; each target's `<Target>_main` calls this instead.
+public func runFuzzerDriver(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt {
+    var count = argc
+    var vector = argv
+    return LLVMFuzzerRunDriver(&count, &vector, callback)
+}

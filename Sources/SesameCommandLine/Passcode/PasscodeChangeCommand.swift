@@ -29,14 +29,8 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting(json: false) {
-            let path = options.path
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
-            }
-            let machine = try options.machine()
-            let current = try await options.passcode(prompt: "Current vault passcode")
-            let lock = VaultPasscodeLock(vaultPath: path)
-            let vault = try await lock.open(passcode: current, authenticators: machine.authenticators)
+            let opened = try await CurrentPasscodeVault.open(options)
+            let (lock, vault, current) = (opened.lock, opened.vault, opened.current)
             let passcode = try await new.read(from: new.newPasscodeFD, options: options)
             let previousCost = try await vault.passcodeSlotCost()
             let cost = new.cost(keeping: previousCost)

@@ -21,14 +21,8 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting(json: false) {
-            let path = options.path
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
-            }
-            let machine = try options.machine()
-            let current = try await options.passcode(prompt: "Current vault passcode")
-            let lock = VaultPasscodeLock(vaultPath: path)
-            let vault = try await lock.open(passcode: current, authenticators: machine.authenticators)
+            let opened = try await CurrentPasscodeVault.open(options)
+            let (path, machine, lock, vault) = (opened.path, opened.machine, opened.lock, opened.vault)
             let refusal = "refusing to remove the passcode of \(path): it would leave only the recovery key to open the vault"
             guard try await vault.keySlotKinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: refusal + " (it has no device slot)")
