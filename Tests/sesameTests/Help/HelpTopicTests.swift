@@ -52,4 +52,23 @@ struct HelpTopicTests {
             #expect(script.stdout.contains(command), "\(shell): \(command)")
         }
     }
+
+    @Test("Issue 8: the committed man page documents every command `sesame --help` lists (regenerate it when one is added)")
+    func manPageIsCurrent() async throws {
+        let help = try await SesameBinary.run(["--help"], environment: environment)
+        let listing = help.stdout.components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        let commands = listing.split(separator: "\n").compactMap { line -> String? in
+            // A command's line starts with two spaces and its name; wrapped
+            // abstracts are indented further.
+            guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
+            return line.split(separator: " ").first.map(String.init)
+        }.filter { $0 != "See" }
+        #expect(commands.count >= 13, "\(commands)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let manual = try String(contentsOf: root.appendingPathComponent("docs/man/sesame.1"), encoding: .utf8)
+        for command in commands {
+            #expect(manual.contains(".It Em \(command)\n"), "docs/man/sesame.1 lacks \(command): swift package generate-manual --configuration debug")
+        }
+    }
 }
