@@ -169,6 +169,32 @@ public final class Vault: Sendable {
         return (vault, recoveryKey)
     }
 
+    /// Opens an existing vault file after checking that neither it, its WAL
+    /// companions nor its directory are open to others.
+    static func openExisting(_ path: String) throws(VaultError) -> DatabasePool {
+        try PrivateFiles.requirePrivate(PrivateFiles.directory(of: path))
+        guard PrivateFiles.exists(path) else { throw VaultError(.ioError, "There is no vault at \(path)") }
+        try PrivateFiles.requirePrivate(path)
+        for companion in [path + "-wal", path + "-shm"] where PrivateFiles.exists(companion) {
+            try PrivateFiles.requirePrivate(companion)
+        }
+        return try openDatabase(path)
+    }
+
+    /// The file's format version, after checking it is a Sesame vault this
+    /// code can read.
+    static func readFormat(_ db: Database, path: String) throws -> Int {
+        guard try db.tableExists("meta"), try db.tableExists("slot"), try db.tableExists("item") else {
+            throw VaultError(.damaged, "\(path) is an SQLite file but not a Sesame vault")
+        }
+        let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+        guard let format else { throw VaultError(.damaged, "\(path) has no format version; it is not a Sesame vault") }
+        guard format <= Schema.format else {
+            throw VaultError(.damaged, "\(path) has format \(format), written by a newer Sesame; this one reads up to \(Schema.format)")
+        }
+        return format
+    }
+
     /// Opens and unlocks an existing vault. Never prompts.
     ///
     /// - Parameters:
@@ -181,24 +207,11 @@ public final class Vault: Sendable {
     ///   from a newer Sesame), `locked` (no such slot, or no device key file),
     ///   `authFailed` (wrong passcode or recovery key), or `ioError`.
     public static func open(at path: String, unlock: VaultUnlock, authenticators: Authenticators) async throws(VaultError) -> Vault {
-        try PrivateFiles.requirePrivate(PrivateFiles.directory(of: path))
-        guard PrivateFiles.exists(path) else { throw VaultError(.ioError, "There is no vault at \(path)") }
-        try PrivateFiles.requirePrivate(path)
-        for companion in [path + "-wal", path + "-shm"] where PrivateFiles.exists(companion) {
-            try PrivateFiles.requirePrivate(companion)
-        }
-        let database = try openDatabase(path)
+        let database = try openExisting(path)
         let (vaultID, slots): ([UInt8], [String: SlotRecord])
         do {
             (vaultID, slots) = try await database.read { db throws -> ([UInt8], [String: SlotRecord]) in
-                guard try db.tableExists("meta"), try db.tableExists("slot"), try db.tableExists("item") else {
-                    throw VaultError(.damaged, "\(path) is an SQLite file but not a Sesame vault")
-                }
-                let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap { Int(String(decoding: $0, as: UTF8.self)) }
-                guard let format else { throw VaultError(.damaged, "\(path) has no format version; it is not a Sesame vault") }
-                guard format <= Schema.format else {
-                    throw VaultError(.damaged, "\(path) has format \(format), written by a newer Sesame; this one reads up to \(Schema.format)")
-                }
+                _ = try readFormat(db, path: path)
                 guard let id = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'vault-id'"), id.count == 16 else {
                     throw VaultError(.damaged, "\(path) has no valid vault identifier")
                 }

@@ -56,28 +56,9 @@ struct VaultHome {
 }
 
 extension SesameBinary {
-    /// Runs any command the way ``run(_:environment:stdin:descriptor3:)``
+    /// Runs any command the way ``run(_:environment:stdin:descriptor3:descriptor4:executable:)``
     /// runs `sesame`, for a baseline to compare with; returns its stdout.
     static func runCommand(_ command: [String], environment: [String: String]) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Swift.Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: command[0])
-                    process.arguments = Array(command.dropFirst())
-                    process.environment = environment
-                    let input = Pipe(), output = Pipe(), errors = Pipe()
-                    process.standardInput = input
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    try input.fileHandleForWriting.close()
-                    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-                    _ = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return String(decoding: stdout, as: UTF8.self)
-                })
-            }.start()
-        }
+        try await run(Array(command.dropFirst()), environment: environment, executable: URL(fileURLWithPath: command[0])).stdout
     }
 }

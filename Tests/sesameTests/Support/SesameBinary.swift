@@ -26,20 +26,24 @@ struct SesameBinary {
     ///     of every argv and environment.
     ///   - descriptor4: A file opened as descriptor 4, the same way, for a
     ///     second secret (e.g. `--new-passcode-fd 4`).
+    ///   - executable: Another program to run the same way, for a baseline
+    ///     to compare `sesame` with; `sesame` by default.
     static func run(
-        _ arguments: [String], environment: [String: String], stdin: Data? = nil, descriptor3: String? = nil, descriptor4: String? = nil
+        _ arguments: [String], environment: [String: String], stdin: Data? = nil, descriptor3: String? = nil, descriptor4: String? = nil,
+        executable: URL = url
     ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Swift.Result {
-                    try runBlocking(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3, descriptor4: descriptor4)
+                    try runBlocking(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3, descriptor4: descriptor4,
+                                    executable: executable)
                 })
             }.start()
         }
     }
 
     private static func runBlocking(
-        _ arguments: [String], environment: [String: String], stdin: Data?, descriptor3: String?, descriptor4: String?
+        _ arguments: [String], environment: [String: String], stdin: Data?, descriptor3: String?, descriptor4: String?, executable: URL
     ) throws -> Result {
         let process = Process()
         var environment = environment
@@ -54,9 +58,9 @@ struct SesameBinary {
                 environment["SESAME_TEST_FD4"] = descriptor4
             }
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", #"exec "$0" "$@""# + redirections, url.path] + arguments
+            process.arguments = ["-c", #"exec "$0" "$@""# + redirections, executable.path] + arguments
         } else {
-            process.executableURL = url
+            process.executableURL = executable
             process.arguments = arguments
         }
         process.environment = environment
