@@ -128,14 +128,94 @@ func isolatedEnvironment(root: String, extra: [String: String] = [:]) -> [String
 
 // MARK: gnome-keyring
 
+/// A long-running helper started with posix_spawn, with every signal
+/// unblocked and at its default action: a `Process` child inherits the
+/// spawning thread's blocked mask (SIGTERM included), so it could not be
+/// stopped with SIGTERM.
+final class Daemon: @unchecked Sendable {
+    let pid: pid_t
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], input: Data? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var fds: [Int32] = [-1, -1]
+        if input != nil {
+            guard pipe(&fds) == 0 else { throw SpawnError(description: "pipe failed") }
+            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
+            posix_spawn_file_actions_addclose(&actions, fds[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else: not the benchmark runner's pipes, not the password pipe's writing end.
+        // (glibc ignores a close of a descriptor that is not open, such as
+        // the one that listed the directory.)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+            if let descriptor = Int32(name), descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        }
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        if input != nil { close(fds[0]) }
+        guard status == 0 else {
+            if input != nil { close(fds[1]) }
+            throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+        if let input {
+            _ = input.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+            close(fds[1])
+        }
+    }
+
+    var isRunning: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    /// SIGTERM by PID; SIGKILL if it is still there after five seconds.
+    func stop() {
+        guard isRunning else { return }
+        kill(pid, SIGTERM)
+        for _ in 0..<250 {
+            if !isRunning { return }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
 /// A private D-Bus session with gnome-keyring's secrets component in it.
 final class KeyringSession: @unchecked Sendable {
     static let password = Data("benchmark-keyring-password".utf8)
 
     let root: String
     let environment: [String: String]
-    private let bus: Process
-    private let daemon: Process
+    private let bus: Daemon
+    private var daemon: Daemon?
 
     /// - Parameter keyrings: A `keyrings` directory to start from (a copy is used), or nil for an empty one.
     init(keyrings template: String?) throws {
@@ -166,27 +246,11 @@ final class KeyringSession: @unchecked Sendable {
 
         // No <servicedir>: nothing is activated behind our back; the only
         // secrets service on this bus is the daemon started below.
-        bus = Process()
-        bus.executableURL = URL(fileURLWithPath: Tools.dbusDaemon!)
-        bus.arguments = ["--config-file=\(root)/bus.conf", "--nofork", "--nopidfile"]
-        bus.environment = environment
-        bus.standardOutput = FileHandle.nullDevice
-        bus.standardError = FileHandle.nullDevice
-        try bus.run()
-        try Self.wait("the private dbus-daemon") { FileManager.default.fileExists(atPath: socket) }
-
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: Tools.keyringDaemon!)
-        daemon.arguments = ["--foreground", "--unlock", "--components=secrets"]
-        daemon.environment = environment
-        let passwordPipe = Pipe()
-        daemon.standardInput = passwordPipe
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
+        bus = try Daemon(Tools.dbusDaemon!, ["--config-file=\(root)/bus.conf", "--nofork", "--nopidfile"], environment: environment)
         do {
-            try daemon.run()
-            try passwordPipe.fileHandleForWriting.write(contentsOf: Self.password)
-            try passwordPipe.fileHandleForWriting.close()
+            try Self.wait("the private dbus-daemon") { FileManager.default.fileExists(atPath: socket) }
+            daemon = try Daemon(Tools.keyringDaemon!, ["--foreground", "--unlock", "--components=secrets"],
+                                environment: environment, input: Self.password)
             // Until the daemon owns org.freedesktop.secrets, secret-tool
             // complains on standard error; a plain "not found" is silent.
             let environment = environment
@@ -212,10 +276,8 @@ final class KeyringSession: @unchecked Sendable {
 
     /// Stops the daemon, then the bus, by their process IDs.
     func stop() {
-        for process in [daemon, bus] where process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        daemon?.stop()
+        bus.stop()
     }
 
     func remove() {
