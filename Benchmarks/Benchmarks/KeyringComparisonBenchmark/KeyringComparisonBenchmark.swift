@@ -306,18 +306,37 @@ final class Templates: @unchecked Sendable {
 
     /// A `keyrings` directory holding `items` secrets, filled by one
     /// `secret-tool store` per item.
+    ///
+    /// Every benchmark runs in its own process, so the filled directory is
+    /// kept in `$TMPDIR/sesame-benchmark-keyring-<items>` (renamed there only
+    /// once complete) and the rows of one run share it; compare.sh gives
+    /// each run its own TMPDIR and removes it afterwards.
     func keyring(items: Int) throws -> String {
         if let path = lock.withLock({ keyrings[items] }) { return path }
-        let session = try KeyringSession(keyrings: nil)
-        defer { session.stop() }
-        let started = Date()
-        for index in 0..<items {
-            try session.store(account: "item-\(index)")
+        let kept = NSTemporaryDirectory() + "/sesame-benchmark-keyring-\(items)"
+        if FileManager.default.fileExists(atPath: kept) {
+            lock.withLock { keyrings[items] = kept }
+            return kept
         }
+        let session = try KeyringSession(keyrings: nil)
+        let started = Date()
+        do {
+            for index in 0..<items {
+                try session.store(account: "item-\(index)")
+            }
+        } catch {
+            session.stop()
+            session.remove()
+            throw error
+        }
+        session.stop()
         print("KeyringComparisonBenchmark: filled gnome-keyring with \(items) items by secret-tool store in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
-        let path = session.root + "/data/keyrings"
-        lock.withLock { keyrings[items] = path }
-        return path
+        if rename(session.root + "/data/keyrings", kept) != 0, !FileManager.default.fileExists(atPath: kept) {
+            throw SpawnError(description: "cannot keep the filled keyring at \(kept)")
+        }
+        session.remove()
+        lock.withLock { keyrings[items] = kept }
+        return kept
     }
 
     /// A directory with `vault.sqlite` (made by `sesame init`, device slot
