@@ -21,10 +21,12 @@ final class Vaults: @unchecked Sendable {
     static let shared = Vaults()
     private let lock = NSLock()
     private var vaults: [Int: Vault] = [:]
+    private var directories: [String] = []
 
     func vault(items: Int) async throws -> Vault {
         if let vault = lock.withLock({ vaults[items] }) { return vault }
         let directory = NSTemporaryDirectory() + "/sesame-bench-\(items)-\(UUID().uuidString)"
+        lock.withLock { directories.append(directory) }
         let (vault, _) = try await Vault.create(at: directory + "/vault.sqlite", slots: [.device()],
                                                 authenticators: Authenticators(appName: "benchmarks"))
         for index in 0..<items {
@@ -41,12 +43,24 @@ final class Vaults: @unchecked Sendable {
     func vaultWithPasscodeSlot() async throws -> Vault {
         if let vault = lock.withLock({ slotted }) { return vault }
         let directory = NSTemporaryDirectory() + "/sesame-bench-open-\(UUID().uuidString)"
+        lock.withLock { directories.append(directory) }
         let (vault, _) = try await Vault.create(
             at: directory + "/vault.sqlite", slots: [.device(), .passcode(Self.passcode, cost: .standard)],
             authenticators: Authenticators(appName: "benchmarks"))
         try await vault.add(Self.value, service: "bench", account: "item-0")
         lock.withLock { slotted = vault }
         return vault
+    }
+
+    /// Forgets the vaults (closing them) and deletes their directories.
+    func removeAll() {
+        let removed = lock.withLock {
+            vaults.removeAll()
+            slotted = nil
+            defer { directories.removeAll() }
+            return directories
+        }
+        for directory in removed { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     static let value = SecretBytes([UInt8](repeating: 0x5A, count: 64))
@@ -67,12 +81,14 @@ final class RawTables: @unchecked Sendable {
     static let shared = RawTables()
     private let lock = NSLock()
     private var pools: [Int: DatabasePool] = [:]
+    private var directories: [String] = []
 
     static let blob = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
     func pool(items: Int) throws -> DatabasePool {
         if let pool = lock.withLock({ pools[items] }) { return pool }
         let directory = NSTemporaryDirectory() + "/sesame-bench-raw-\(items)-\(UUID().uuidString)"
+        lock.withLock { directories.append(directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -99,9 +115,27 @@ final class RawTables: @unchecked Sendable {
         lock.withLock { pools[items] = pool }
         return pool
     }
+
+    /// Forgets the tables (closing them) and deletes their directories.
+    func removeAll() {
+        let removed = lock.withLock {
+            pools.removeAll()
+            defer { directories.removeAll() }
+            return directories
+        }
+        for directory in removed { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}
+
+/// Each benchmark deletes what it made: every one runs in its own process,
+/// and a 10^5-item vault takes about 40 MB of the temporary directory.
+@Sendable func removeStores() async throws {
+    Vaults.shared.removeAll()
+    RawTables.shared.removeAll()
 }
 
 let benchmarks: @Sendable () -> Void = {
+    Benchmark.teardown = removeStores
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
         timeUnits: .microseconds,
