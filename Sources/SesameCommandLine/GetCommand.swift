@@ -25,9 +25,9 @@ struct GetCommand: AsyncParsableCommand {
             let machine = try options.machine()
             let vault = try await options.open(machine)
             let context = options.context(machine)
-            // The attributes say whether an application password is needed;
-            // a listing spoilt by another, tampered row must not block this
-            // item, whose read checks its own integrity anyway.
+            // The attributes say whether an application password is needed
+            // (one row, whatever the vault's size); a tampered row fails the
+            // read below with its own error.
             let attributes = try? await item.find(in: vault)
             if let attributes {
                 try await item.supplyPassword(for: attributes.accessControl, options: options, machine: machine, on: context)

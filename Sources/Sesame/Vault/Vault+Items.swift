@@ -201,6 +201,23 @@ extension Vault {
         }
     }
 
+    /// One item's attributes, never its value. Never prompts; reads one row,
+    /// whatever the size of the vault.
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    /// - Returns: The item's attributes.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered` (the row fails
+    ///   its integrity check), `damaged`, `ioError`.
+    public func attributes(service: String, account: String) async throws(VaultError) -> VaultItem {
+        let row = try await verifiedRow(service: service, account: account)
+        guard let item = row.attributes else {
+            throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read")
+        }
+        return item
+    }
+
     /// The items' attributes, never their values. Never prompts.
     ///
     /// - Parameter service: Only this service's items; all by default.

@@ -87,13 +87,16 @@ struct RunCommand: AsyncParsableCommand {
         // scan serves them all.
         let context = options.context(machine)
         // The application password is read once (a descriptor cannot be
-        // read twice) and serves every item that needs it. As in `get`, a
-        // listing spoilt by another, tampered row must not block these
-        // items, whose reads check their own integrity anyway.
-        let items = try? await vault.list(service: service)
-        let needsPassword = items.map { items in
-            items.contains { item in bindings.contains { $0.item == item.account } && item.accessControl.flags.contains(.applicationPassword) }
-        } ?? (options.passwordFD != nil)
+        // read twice) and serves every item that needs it. Each item's own
+        // row says so; a tampered row fails its read below with its own error.
+        var needsPassword = false
+        for binding in bindings {
+            if let item = try? await vault.attributes(service: service, account: binding.item) {
+                needsPassword = needsPassword || item.accessControl.flags.contains(.applicationPassword)
+            } else {
+                needsPassword = needsPassword || options.passwordFD != nil
+            }
+        }
         if needsPassword {
             _ = context.setCredential(try await options.applicationPassword(machine), type: .applicationPassword)
         }

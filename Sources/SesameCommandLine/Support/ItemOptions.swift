@@ -18,9 +18,13 @@ struct ItemOptions: ParsableArguments {
 
     /// The item's attributes, or exit 3. Never prompts, decrypts nothing.
     func find(in vault: Vault) async throws -> VaultItem {
-        let item = try await vault.list(service: service).first { $0.account == name }
-        guard let item else { throw CommandFailure(status: .notFound, message: "no item \(name) in service \(service)") }
-        return item
+        do throws(VaultError) {
+            return try await vault.attributes(service: service, account: name)
+        } catch where error.status == .itemNotFound {
+            throw CommandFailure(status: .notFound, message: "no item \(name) in service \(service)")
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 
     /// Puts the application password on `context` when `control` needs one.

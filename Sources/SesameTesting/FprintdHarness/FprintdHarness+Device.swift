@@ -55,14 +55,36 @@ extension FprintdHarness {
     /// - Throws: ``FprintdHarnessError`` with the tool's output when it fails.
     public func enrol(finger: String = "right-index-finger", scanID: String, username: String? = nil) async throws {
         let arguments = ["-f", finger] + (username.map { [$0] } ?? [])
+        let outputFile = "\(directory)/fprintd-enroll.log"
+        let stagesDone = {
+            let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+            return output.components(separatedBy: "enroll-stage-passed").count - 1
+                + (output.contains("enroll-completed") ? 1 : 0)
+        }
         let result = try await ChildProcess.run(
             HarnessPaths.fprintdEnroll,
             arguments,
             environment: environment,
-            outputFile: "\(directory)/fprintd-enroll.log",
+            outputFile: outputFile,
             timeout: .seconds(30)
-        ) { _ in
-            for _ in 0..<5 { try await self.scan(scanID) }
+        ) { child in
+            // One scan per stage, each sent again when no stage follows it:
+            // the virtual reader drops a command that lands while it is
+            // being opened, and an enrolment missing one scan would wait
+            // for the timeout.
+            for stage in 1...5 {
+                for attempt in 0..<5 where child.isRunning && stagesDone() < stage {
+                    if attempt == 0 {
+                        try await self.scan(scanID)
+                    } else {
+                        // The reader may close as the last stage passes.
+                        try? await self.send("SCAN \(scanID)", timeout: .seconds(1))
+                    }
+                    for _ in 0..<200 where child.isRunning && stagesDone() < stage {
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                }
+            }
         }
         guard result.status == 0, result.output.contains("enroll-completed") else {
             throw FprintdHarnessError("fprintd-enroll failed (\(result.status)): \(result.output)\(log("fprintd.log"))")

@@ -27,6 +27,22 @@ struct VaultItemsTests {
         #expect(updated.modified > updated.created)
     }
 
+    @Test("SPEC D4: one item's attributes, as list gives them, without its value; missing is itemNotFound; an edited row is tampered")
+    func attributesOfOne() async throws {
+        let fixture = try await VaultFixture()
+        try await fixture.add("a", accessControl: .devicePasscode, accessibility: .afterFirstUnlock)
+        try await fixture.add("b")
+        let listed = try #require(try await fixture.vault.list().first { $0.account == "a" })
+        #expect(try await fixture.vault.attributes(service: "svc", account: "a") == listed)
+        #expect(await fixture.status { _ = try await fixture.vault.attributes(service: "svc", account: "zz") } == .itemNotFound)
+        try await fixture.rawDatabase().write { db in
+            try db.execute(sql: "UPDATE item SET label = 'forged' WHERE account = 'b'")
+        }
+        #expect(await fixture.status { _ = try await fixture.vault.attributes(service: "svc", account: "b") } == .tampered)
+        // One tampered row does not hide the others' attributes.
+        #expect(try await fixture.vault.attributes(service: "svc", account: "a") == listed)
+    }
+
     @Test("SPEC D2: the five accessibility classes; ThisDeviceOnly ones are marked as never leaving", arguments: ItemAccessibility.allCases)
     func accessibility(accessibility: ItemAccessibility) async throws {
         let fixture = try await VaultFixture()
