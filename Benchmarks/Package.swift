@@ -64,6 +64,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sesame", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
             ],
             path: "Benchmarks/KeyringComparisonBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -454,6 +454,7 @@ let benchmarks: @Sendable () -> Void = {
             """)
         return
     }
+    ReuseWindowRow.register()
     for items in Tools.sizes("SESAME_SIZES", default: [100, 1_000, 10_000, 100_000]) {
         let get = "sesame get, whole process, no access control (\(items) items)"
         Benchmark(get, closure: { benchmark throws in
