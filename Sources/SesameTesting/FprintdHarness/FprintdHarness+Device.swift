@@ -7,9 +7,12 @@ extension FprintdHarness {
     /// - Parameters:
     ///   - command: E.g. `SCAN owner`, `RETRY 1`, `ERROR 5`, `UNPLUG`; no newline.
     ///   - timeout: How long to wait for a claim.
+    ///   - settle: Wait a moment after the reader starts listening, because
+    ///     it drops commands until it is fully open. Pass `false` only where
+    ///     that wait would be measured and the caller re-sends a lost command.
     /// - Throws: ``FprintdHarnessError`` when no one claims the reader in time.
-    public func send(_ command: String, timeout: Duration = .seconds(5)) async throws {
-        try await VirtualDeviceSocket.send(command, to: virtualDeviceSocket, timeout: timeout)
+    public func send(_ command: String, timeout: Duration = .seconds(5), settle: Bool = true) async throws {
+        try await VirtualDeviceSocket.send(command, to: virtualDeviceSocket, timeout: timeout, settle: settle)
     }
 
     /// Presents the finger enrolled as `id` (or an unknown one, for a no-match).

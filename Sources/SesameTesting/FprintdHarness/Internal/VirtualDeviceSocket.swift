@@ -13,7 +13,7 @@ enum VirtualDeviceSocket {
     /// a retry hint to come through (see the fprintd test support).
     static let settleTime: Duration = .milliseconds(250)
 
-    static func send(_ command: String, to path: String, timeout: Duration) async throws {
+    static func send(_ command: String, to path: String, timeout: Duration, settle: Bool = true) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var listenerWasDown = false
@@ -22,7 +22,7 @@ enum VirtualDeviceSocket {
             guard clock.now < deadline else { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        if listenerWasDown { try await Task.sleep(for: settleTime) }
+        if listenerWasDown && settle { try await Task.sleep(for: settleTime) }
         while true {
             switch attempt(command, path: path) {
             case .sent:
