@@ -5,34 +5,21 @@ import Testing
 /// on standard input or descriptor 3, never in an argument.
 @Suite("sesame vault commands")
 struct VaultCommandsTests {
-    private let home: String
-    private let vault: String
-
-    init() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-vault-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        vault = home + "/vaults/test.sqlite"
-    }
+    private let place: VaultHome
+    private var home: String { place.home }
+    private var vault: String { place.vault }
+    private var environment: [String: String] { place.environment }
 
     /// No system bus: items without access control need no sensor, and the
     /// test must not depend on the machine's fprintd.
-    private var environment: [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home)/no-such-socket", "SESAME_VAULT": vault]
+    init() throws {
+        place = try VaultHome()
     }
 
-    /// Runs `sesame` with `--no-interaction`, so that nothing ever waits on a terminal.
+    /// Runs `sesame` with `--no-interaction`, so that nothing ever waits on a
+    /// terminal; `passcode` goes on descriptor 3, never in an argument.
     private func sesame(_ arguments: [String], stdin: Data? = nil, passcode: String? = nil) async throws -> SesameBinary.Result {
-        var descriptor3: String?
-        if let passcode {
-            let file = home + "/passcode-\(UUID().uuidString)"
-            #expect(FileManager.default.createFile(atPath: file, contents: Data((passcode + "\n").utf8), attributes: [.posixPermissions: 0o600]))
-            descriptor3 = file
-        }
-        let result = try await SesameBinary.run(arguments + ["--no-interaction"], environment: environment, stdin: stdin, descriptor3: descriptor3)
-        for argument in arguments {
-            #expect(passcode == nil || !argument.contains(passcode!), "a secret was passed as an argument")
-        }
-        return result
+        try await place.script(arguments, stdin: stdin, secret: passcode)
     }
 
     /// The lowest cost `init` accepts: debug builds would take minutes at the standard one.
@@ -117,7 +104,7 @@ struct VaultCommandsTests {
         #expect(got.status == 0, "\(got.stderr)")
         #expect(got.stdout == "hunter2")
 
-        let wrong = try await sesame(["get", "db", "--passcode-fd", "3"], passcode: "wrong")
+        let wrong = try await sesame(["get", "db", "--passcode-fd", "3"], passcode: "n0t the passcode")
         #expect(wrong.status == 4, "\(wrong.stderr)")
         #expect(wrong.output.isEmpty)
 
@@ -125,7 +112,7 @@ struct VaultCommandsTests {
         #expect(none.status == 10, "\(none.stderr)")
         #expect(none.stderr.contains("--passcode-fd"))
 
-        let wrongJSON = try await sesame(["ls", "--json", "--passcode-fd", "3"], passcode: "wrong")
+        let wrongJSON = try await sesame(["ls", "--json", "--passcode-fd", "3"], passcode: "n0t the passcode")
         #expect(wrongJSON.status == 4)
         let error = try #require((try json(wrongJSON) as? [String: Any])?["error"] as? [String: Any])
         #expect(error["code"] as? Int == 4)

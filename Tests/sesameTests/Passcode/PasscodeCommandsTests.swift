@@ -6,18 +6,14 @@ import Testing
 /// on descriptors 3 and 4, never in an argument.
 @Suite("sesame passcode")
 struct PasscodeCommandsTests {
-    private let home: String
-    private let vault: String
-
-    init() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-passcode-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        vault = home + "/vaults/test.sqlite"
-    }
+    private let place: VaultHome
+    private var home: String { place.home }
+    private var vault: String { place.vault }
+    private var environment: [String: String] { place.environment }
 
     /// No system bus and no PAM service: only the vault's own slots matter.
-    private var environment: [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home)/no-such-socket", "SESAME_VAULT": vault]
+    init() throws {
+        place = try VaultHome()
     }
 
     /// The attempt record beside the vault.
@@ -25,25 +21,11 @@ struct PasscodeCommandsTests {
 
     private let cheap = ["--scrypt-log2n", "10"]
 
-    private func secretFile(_ secret: String) -> String {
-        let file = home + "/secret-\(UUID().uuidString)"
-        #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
-        return file
-    }
-
-    /// Runs `sesame … --no-interaction` with `passcode` on descriptor 3 and
-    /// `newPasscode` on descriptor 4, and checks that neither secret shows
-    /// up in an argument or in the output.
+    /// `sesame … --no-interaction` with `passcode` on descriptor 3 and
+    /// `newPasscode` on descriptor 4; neither may show up in an argument or
+    /// in the output.
     private func sesame(_ arguments: [String], stdin: Data? = nil, passcode: String? = nil, newPasscode: String? = nil) async throws -> SesameBinary.Result {
-        let result = try await SesameBinary.run(
-            arguments + ["--no-interaction"], environment: environment, stdin: stdin,
-            descriptor3: passcode.map(secretFile), descriptor4: newPasscode.map(secretFile))
-        for secret in [passcode, newPasscode].compactMap({ $0 }) where !secret.isEmpty {
-            #expect(!arguments.contains { $0.contains(secret) }, "a secret was passed as an argument")
-            #expect(!result.stdout.contains(secret), "a secret was written to standard output")
-            #expect(!result.stderr.contains(secret), "a secret was written to standard error")
-        }
-        return result
+        try await place.script(arguments, stdin: stdin, secret: passcode, secret4: newPasscode)
     }
 
     private func initVault(passcode: String, passcodeOnly: Bool = false) async throws {

@@ -9,33 +9,20 @@ import Testing
 /// runs the real export against fprintd's virtual reader.
 @Suite("sesame export and import")
 struct TransferCommandsTests {
-    private let home: String
-    private let vault: String
-
-    init() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-transfer-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        vault = home + "/vaults/test.sqlite"
-    }
+    private let place: VaultHome
+    private var home: String { place.home }
+    private var vault: String { place.vault }
+    private var environment: [String: String] { place.environment }
 
     /// No system bus and no PAM service: nothing can verify the owner.
-    private var environment: [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(home)/no-such-socket", "SESAME_VAULT": vault]
+    init() throws {
+        place = try VaultHome()
     }
 
+    /// `sesame … --no-interaction` with `secret` on descriptor 3, never in an
+    /// argument or the output.
     private func sesame(_ arguments: [String], stdin: Data? = nil, secret: String? = nil) async throws -> SesameBinary.Result {
-        var descriptor3: String?
-        if let secret {
-            let file = home + "/secret-\(UUID().uuidString)"
-            #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
-            descriptor3 = file
-        }
-        let result = try await SesameBinary.run(arguments + ["--no-interaction"], environment: environment, stdin: stdin, descriptor3: descriptor3)
-        if let secret {
-            #expect(!arguments.contains { $0.contains(secret) }, "a secret was passed as an argument")
-            #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "a secret was written out")
-        }
-        return result
+        try await place.script(arguments, stdin: stdin, secret: secret)
     }
 
     /// An export of `items` (account → value, service "sesame") plus one

@@ -25,13 +25,29 @@ struct VaultHome {
     /// every word is the command's); `secret` goes in a 0600 file opened as
     /// descriptor 3, never into an argument.
     func sesame(_ arguments: [String], stdin: Data? = nil, secret: String? = nil) async throws -> SesameBinary.Result {
-        var descriptor3: String?
-        if let secret {
-            let file = home + "/secret-\(UUID().uuidString)"
-            #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
-            descriptor3 = file
+        try await SesameBinary.run(arguments, environment: environment, stdin: stdin, descriptor3: secret.map(secretFile))
+    }
+
+    /// Runs `sesame arguments --no-interaction` as a script would: `secret`
+    /// on descriptor 3 and `secret4` on descriptor 4, and checks that
+    /// neither shows up in an argument or in the output.
+    func script(_ arguments: [String], stdin: Data? = nil, secret: String? = nil, secret4: String? = nil) async throws -> SesameBinary.Result {
+        let result = try await SesameBinary.run(
+            arguments + ["--no-interaction"], environment: environment, stdin: stdin,
+            descriptor3: secret.map(secretFile), descriptor4: secret4.map(secretFile))
+        for secret in [secret, secret4].compactMap({ $0 }) where !secret.isEmpty {
+            #expect(!arguments.contains { $0.contains(secret) }, "a secret was passed as an argument")
+            #expect(!result.stdout.contains(secret), "a secret was written to standard output")
+            #expect(!result.stderr.contains(secret), "a secret was written to standard error")
         }
-        return try await SesameBinary.run(arguments, environment: environment, stdin: stdin, descriptor3: descriptor3)
+        return result
+    }
+
+    /// A 0600 file in this home holding `secret` and a newline, to open as a descriptor.
+    func secretFile(_ secret: String) -> String {
+        let file = home + "/secret-\(UUID().uuidString)"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        return file
     }
 
     /// `sesame init` at the lowest scrypt cost (debug builds would take
