@@ -27,10 +27,10 @@ enum VirtualDeviceSocket {
             switch attempt(command, path: path) {
             case .sent:
                 return
-            case .notListening(let code) where clock.now < deadline:
+            case .tryAgain(let code) where clock.now < deadline:
                 _ = code
                 try await Task.sleep(for: .milliseconds(10))
-            case .notListening(let code), .failed(let code):
+            case .tryAgain(let code), .failed(let code):
                 throw FprintdHarnessError(
                     "could not send '\(command)' to the virtual reader at \(path): \(String(cString: strerror(code)))"
                         + " (is the reader claimed?)")
@@ -40,7 +40,7 @@ enum VirtualDeviceSocket {
 
     private enum Attempt {
         case sent
-        case notListening(Int32)
+        case tryAgain(Int32)
         case failed(Int32)
     }
 
@@ -77,13 +77,19 @@ enum VirtualDeviceSocket {
         defer { close(fd) }
         if connect(fd, path: path) != 0 {
             let code = errno
-            return code == ENOENT || code == ECONNREFUSED ? .notListening(code) : .failed(code)
+            return code == ENOENT || code == ECONNREFUSED ? .tryAgain(code) : .failed(code)
         }
         var bytes = Array(command.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 { return .failed(errno) }
+            if written < 0 {
+                // The reader closed this connection before reading it (it
+                // takes one connection at a time, and may still be finishing
+                // the probe's): nothing was delivered, so try again.
+                let code = errno
+                return code == EPIPE || code == ECONNRESET ? .tryAgain(code) : .failed(code)
+            }
             offset += written
         }
         shutdown(fd, Int32(SHUT_WR))
