@@ -4,11 +4,8 @@ import Testing
 /// `sesame init/put/get/ls/rm`, run as a script runs them: secrets only ever
 /// on standard input or descriptor 3, never in an argument.
 @Suite("sesame vault commands")
-struct VaultCommandsTests {
-    private let place: VaultHome
-    private var home: String { place.home }
-    private var vault: String { place.vault }
-    private var environment: [String: String] { place.environment }
+struct VaultCommandsTests: VaultHomeSuite {
+    let place: VaultHome
 
     /// No system bus: items without access control need no sensor, and the
     /// test must not depend on the machine's fprintd.

@@ -102,10 +102,7 @@ extension Vault {
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: Wrapping.encode(wrappings),
             commitment: domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
-        var plaintext = value.withUnsafeBytes { Array($0) }
-        defer { wipe(&plaintext) }
-        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
-        row.mac = keyring.mac(row)
+        try sealValue(value, into: &row, key: itemKey)
         let finished = row
         try await write { db in
             guard try ItemRow.fetch(db, service: service, account: account) == nil else {
@@ -161,10 +158,7 @@ extension Vault {
         let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
         var row = original
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
-        var plaintext = value.withUnsafeBytes { Array($0) }
-        defer { wipe(&plaintext) }
-        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
-        row.mac = keyring.mac(row)
+        try sealValue(value, into: &row, key: itemKey)
         let finished = row
         try await write { db in
             // Another process may have changed the row while we prompted.
@@ -256,6 +250,15 @@ extension Vault {
             throw VaultError(.tampered, "\(row.name) failed its integrity check: its row was edited, swapped or damaged. Sesame does not repair it")
         }
         return row
+    }
+
+    /// Encrypts `value` into `row` under the item key, bound to the row's
+    /// identity, then MACs the row; the plaintext copy is wiped.
+    func sealValue(_ value: SecretBytes, into row: inout ItemRow, key itemKey: SymmetricKey) throws(VaultError) {
+        var plaintext = value.withUnsafeBytes { Array($0) }
+        defer { wipe(&plaintext) }
+        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.mac = keyring.mac(row)
     }
 
     func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(VaultError) {

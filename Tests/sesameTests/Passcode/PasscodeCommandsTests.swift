@@ -5,11 +5,8 @@ import Testing
 /// vault by its passcode (SPEC E3), run as a script runs them: secrets only
 /// on descriptors 3 and 4, never in an argument.
 @Suite("sesame passcode")
-struct PasscodeCommandsTests {
-    private let place: VaultHome
-    private var home: String { place.home }
-    private var vault: String { place.vault }
-    private var environment: [String: String] { place.environment }
+struct PasscodeCommandsTests: VaultHomeSuite {
+    let place: VaultHome
 
     /// No system bus and no PAM service: only the vault's own slots matter.
     init() throws {

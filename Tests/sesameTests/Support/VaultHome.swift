@@ -78,3 +78,14 @@ extension SesameBinary {
         try await run(Array(command.dropFirst()), environment: environment, executable: URL(fileURLWithPath: command[0])).stdout
     }
 }
+
+/// A suite that runs `sesame` in a ``VaultHome`` of its own, one per test.
+protocol VaultHomeSuite {
+    var place: VaultHome { get }
+}
+
+extension VaultHomeSuite {
+    var home: String { place.home }
+    var vault: String { place.vault }
+    var environment: [String: String] { place.environment }
+}

@@ -8,11 +8,8 @@ import Testing
 /// simulated sensor, so these run without fprintd; `ExportCommandTests`
 /// runs the real export against fprintd's virtual reader.
 @Suite("sesame export and import")
-struct TransferCommandsTests {
-    private let place: VaultHome
-    private var home: String { place.home }
-    private var vault: String { place.vault }
-    private var environment: [String: String] { place.environment }
+struct TransferCommandsTests: VaultHomeSuite {
+    let place: VaultHome
 
     /// No system bus and no PAM service: nothing can verify the owner.
     init() throws {
