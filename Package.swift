@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "SesameApple", targets: ["SesameApple"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
-        .executable(name: "sesame", targets: ["sesame"]),
+        .executable(name: "sesame", targets: ["sesame-cli"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -57,7 +57,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "sesame", dependencies: ["SesameCommandLine"]),
+        // The `sesame` binary (the product keeps that name); the target has its own
+        // so that no two paths differ only in case (Sources/Sesame).
+        .executableTarget(name: "sesame-cli", dependencies: ["SesameCommandLine"]),
 
         // Writes items into a vault from a separate process, for the
         // multi-process and kill -9 tests.
@@ -78,8 +80,8 @@ let package = Package(
         // Black-box tests of the built `sesame` binary; the dependency makes
         // `swift test` build it.
         .testTarget(
-            name: "sesameTests",
-            dependencies: ["sesame", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux]))]
+            name: "SesameCommandLineTests",
+            dependencies: ["sesame-cli", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux]))]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -14,7 +14,7 @@ import Testing
              "needs fprintd, dbus-daemon, python3-dbusmock and util-linux's script")
 )
 struct AuthenticateCommandTests {
-    typealias TerminalSession = sesameTests.TerminalSession
+    typealias TerminalSession = SesameCommandLineTests.TerminalSession
 
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
