@@ -65,16 +65,11 @@ struct InitCommand: AsyncParsableCommand {
             }
             let slots: [KeySlot] = (passcodeOnly ? [] : [.device()]) + [.passcode(passcode, cost: cost), .recovery]
             let machine = try options.machine()
-            // The passcode's attempt record first, so wrong passcodes are
-            // limited from the vault's first moment; one left by an earlier
-            // vault of this name is replaced.
-            let lock = VaultPasscodeLock(vaultPath: path)
-            try await lock.create(passcode, cost: cost)
+            // The vault keeps its passcode's attempt record itself, from its first moment.
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
                 created = try await Vault.create(at: path, slots: slots, authenticators: machine.authenticators)
             } catch {
-                try? await lock.removeRecord()
                 throw CommandFailure(error)
             }
             guard let recoveryKey = created.recoveryKey else { return }

@@ -17,6 +17,10 @@ public final class InMemoryAppPasscodeStore: AppPasscodeStore {
         records.withLock { $0[appIdentifier] = record }
     }
 
+    public func update(appIdentifier: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void) async throws {
+        records.withLock { change(&$0[appIdentifier]) }
+    }
+
     public func remove(appIdentifier: String) async throws {
         records.withLock { $0[appIdentifier] = nil }
     }

@@ -118,67 +118,61 @@ public final class AppPasscode: AppPasscodeVerifier {
         }
     }
 
-    /// Checks `passcode` against the record, counting a wrong entry. Run inside the gate.
+    /// Checks `passcode` through the attempt gate (SPEC E3, E5): counted
+    /// before it is checked, in the record every process shares; refused
+    /// unchecked while a delay runs. Run inside ``gate``.
     ///
     /// - Returns: The record after a right entry (already saved), or why not.
     func check(_ passcode: SecretBytes) async -> Result<AppPasscodeRecord, AppPasscodeError> {
         do throws(AppPasscodeError) {
-            guard var record = try await load() else { return .failure(.notSet) }
-            let now = clock.now()
-            if var delay = record.delay {
-                delay.rebase(at: now)
-                if let end = delay.end(at: now) {
-                    if delay != record.delay {
-                        record.delay = delay
-                        try await save(record)
-                    }
-                    return .failure(.delayed(until: end))
+            guard let record = try await load() else { return .failure(.notSet) }
+            let attempts = AttemptGate(ledger: AppPasscodeLedger(store: store, appIdentifier: appIdentifier), schedule: backoff, clock: clock)
+            let outcome = try await attempts.attempt(ledgerFailure: { ($0 as? AppPasscodeError) ?? .storage("\($0)") }) {
+                () async throws(AppPasscodeError) -> AttemptVerdict<Void> in
+                let derived: SymmetricKey
+                do {
+                    derived = try await record.hash.derive(passcode)
+                } catch {
+                    throw .storage("the passcode cannot be hashed (\(error))")
                 }
+                return record.hash.matches(derived) ? .accepted(()) : .rejected(fingerprint: Array(record.fingerprint(of: derived)))
             }
-            let derived: SymmetricKey
-            do {
-                derived = try await record.hash.derive(passcode)
-            } catch {
-                return .failure(.storage("the passcode cannot be hashed (\(error))"))
+            switch outcome {
+            case .accepted:
+                return .success(try await upgradeCost(passcode))
+            case .rejected(let delayedUntil):
+                if let erased = try await eraseIfDue() { return .failure(erased) }
+                return .failure(delayedUntil.map { .delayed(until: $0) } ?? .wrongPasscode)
+            case .refused(let until):
+                return .failure(.delayed(until: until))
+            case .notChecked:
+                return .failure(.wrongPasscode)
             }
-            if record.hash.matches(derived) {
-                record.recordSuccess()
-                if record.hash.cost != cost, let upgraded = try? await PasscodeHash.make(passcode, cost: cost) {
-                    // The only moment the passcode is at hand: raise the cost now.
-                    record.hash = upgraded
-                }
-                try await save(record)
-                return .success(record)
-            }
-            return .failure(try await recordFailure(record, derived: derived, now: now))
         } catch {
             return .failure(error)
         }
     }
 
-    /// Counts a wrong entry, unless it repeats the last one, and starts the
-    /// delay or the erase the record calls for.
-    private func recordFailure(_ record: AppPasscodeRecord, derived: SymmetricKey, now: Date) async throws(AppPasscodeError) -> AppPasscodeError {
-        var record = record
-        let fingerprint = record.fingerprint(of: derived)
-        if let last = record.lastWrongEntry, ConstantTime.equals(last, fingerprint) {
-            // The same typo again is one mistake, not two.
-            return .wrongPasscode
+    /// After a right entry, the only moment the passcode is at hand: re-hash
+    /// it when the record's cost is not this ``cost``.
+    private func upgradeCost(_ passcode: SecretBytes) async throws(AppPasscodeError) -> AppPasscodeRecord {
+        guard var record = try await load() else { throw .notSet }
+        if record.hash.cost != cost, let upgraded = try? await PasscodeHash.make(passcode, cost: cost) {
+            record.hash = upgraded
+            try await save(record)
         }
-        record.failures += 1
-        record.lastWrongEntry = fingerprint
-        if record.eraseAfterTenFailures, record.failures >= Self.failuresBeforeErase, let onErase {
-            // Erase first: if the process dies in between, the passcode still guards
-            // erased data, never the other way round.
-            await onErase()
-            try await removeRecord()
-            return .erased
-        }
-        let seconds = backoff.delay(afterFailures: record.failures)
-        record.delay = seconds > 0 ? AttemptRecord.Delay(start: now, duration: seconds) : nil
-        try await save(record)
-        if let end = record.delay?.end(at: now) { return .delayed(until: end) }
-        return .wrongPasscode
+        return record
+    }
+
+    /// The erase-after-10 setting (SPEC E3): erases once the count reaches
+    /// ``failuresBeforeErase``. Erase first: if the process dies in between,
+    /// the passcode still guards erased data, never the other way round.
+    private func eraseIfDue() async throws(AppPasscodeError) -> AppPasscodeError? {
+        guard let record = try await load(), record.eraseAfterTenFailures, record.failures >= Self.failuresBeforeErase,
+              let onErase else { return nil }
+        await onErase()
+        try await removeRecord()
+        return .erased
     }
 
     // MARK: The record

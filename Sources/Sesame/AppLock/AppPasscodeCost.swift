@@ -34,5 +34,12 @@ public struct AppPasscodeCost: Sendable, Hashable, Codable, CustomStringConverti
     /// one unlock. Debug builds are several times slower; tests pass a low cost.
     public static let standard = AppPasscodeCost(n: 1 << 17, r: 8, p: 1)
 
+    /// The same cost as a ``ScryptCost``, the one home of scrypt's bounds;
+    /// `nil` when it asks for more memory or work than Sesame accepts.
+    public var scryptCost: ScryptCost? {
+        guard n > 1, n.nonzeroBitCount == 1, let r = UInt32(exactly: r), let p = UInt32(exactly: p) else { return nil }
+        return ScryptCost(log2N: UInt8(n.trailingZeroBitCount), r: r, p: p)
+    }
+
     public var description: String { "scrypt(N=\(n), r=\(r), p=\(p))" }
 }

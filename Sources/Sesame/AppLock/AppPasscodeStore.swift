@@ -21,6 +21,18 @@ public protocol AppPasscodeStore: Sendable {
     /// - Throws: When the record cannot be written.
     func save(_ record: [UInt8], appIdentifier: String) async throws
 
+    /// Changes the record of `appIdentifier` atomically, across threads and
+    /// processes: no other reader or writer runs between reading and writing
+    /// it. The attempt gate counts wrong passcodes through it (SPEC E5), so a
+    /// store that only loads and saves would let many processes guess at once.
+    ///
+    /// - Parameters:
+    ///   - appIdentifier: The app's identifier.
+    ///   - change: Edits the bytes in place; `nil` means absent (set it to
+    ///     `nil` to delete the record).
+    /// - Throws: When the record cannot be read or written.
+    func update(appIdentifier: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void) async throws
+
     /// Deletes the record of `appIdentifier`; deleting a missing record succeeds.
     ///
     /// - Parameter appIdentifier: The app's identifier.

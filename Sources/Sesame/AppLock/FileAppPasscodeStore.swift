@@ -29,6 +29,10 @@ public struct FileAppPasscodeStore: AppPasscodeStore {
         try files.save(record, appIdentifier)
     }
 
+    public func update(appIdentifier: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void) async throws {
+        try files.update(appIdentifier, change)
+    }
+
     public func remove(appIdentifier: String) async throws {
         try files.remove(appIdentifier)
     }

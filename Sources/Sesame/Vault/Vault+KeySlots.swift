@@ -48,6 +48,7 @@ extension Vault {
                     throw VaultError(.invalidArgument, "\(path) has no device slot: removing its passcode would leave only the recovery key to open it")
                 }
                 try db.execute(sql: "DELETE FROM slot WHERE kind = 'passcode'")
+                if try db.tableExists("attempt") { try db.execute(sql: "DELETE FROM attempt WHERE subject = 'passcode'") }
             }
         } catch {
             throw VaultError(databaseError: error, path: path)

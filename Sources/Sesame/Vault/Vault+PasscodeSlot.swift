@@ -19,9 +19,12 @@ extension Vault {
         let slot = try SlotRecord.seal(keyring.masterKey, kind: "passcode", salt: salt, cost: cost,
                                        wrappingKey: wrappingKey, vaultID: keyring.vaultID)
         do {
+            try Schema.migrator.migrate(database)
             try await database.write { db in
                 try db.execute(sql: "DELETE FROM slot WHERE kind = 'passcode'")
                 try slot.insert(db)
+                // A new passcode starts with a clean attempt record: the owner proved themselves by unlocking.
+                try PasscodeSlotLedger.reset(db)
             }
         } catch {
             throw VaultError(databaseError: error, path: path)
@@ -54,6 +57,7 @@ extension Vault {
                     throw VaultError(.damaged, "\(path) is an SQLite file but not a Sesame vault")
                 }
                 try db.execute(sql: "DELETE FROM slot WHERE kind = 'passcode'")
+                if try db.tableExists("attempt") { try db.execute(sql: "DELETE FROM attempt WHERE subject = 'passcode'") }
                 let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM slot") ?? 0
                 guard remaining == 0 else { return false }
                 try db.execute(sql: "DELETE FROM item")

@@ -161,6 +161,7 @@ public final class Vault: Sendable {
                 try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('format', ?), ('vault-id', ?)",
                                arguments: [Data(String(Schema.format).utf8), Data(vaultID)])
                 for slot in finishedSlots { try slot.insert(db) }
+                if finishedSlots.contains(where: { $0.kind == PasscodeSlotLedger.subject }) { try PasscodeSlotLedger.reset(db) }
             }
         } catch {
             throw VaultError(databaseError: error, path: path)
@@ -205,7 +206,15 @@ public final class Vault: Sendable {
     /// - Throws: ``VaultError`` with `insecurePermissions` (the file or its
     ///   directory is open to others), `damaged` (not a vault, truncated, or
     ///   from a newer Sesame), `locked` (no such slot, or no device key file),
-    ///   `authFailed` (wrong passcode or recovery key), or `ioError`.
+    ///   `authFailed` (wrong passcode or recovery key; for the passcode, with
+    ///   ``VaultError/authenticationError`` carrying `retryAfter` when a delay
+    ///   runs), `tampered` (the passcode's attempt record was deleted or
+    ///   edited), or `ioError`.
+    ///
+    /// A passcode goes through the vault's attempt gate (SPEC E3, E5): it is
+    /// counted before it is checked, in the vault file, under a lock every
+    /// process shares; after repeated wrong ones, escalating delays refuse
+    /// every process without checking anything until they end.
     public static func open(at path: String, unlock: VaultUnlock, authenticators: Authenticators) async throws(VaultError) -> Vault {
         let database = try openExisting(path)
         let (vaultID, slots): ([UInt8], [String: SlotRecord])
@@ -234,9 +243,10 @@ public final class Vault: Sendable {
             wrappingKey = SlotRecord.deviceWrappingKey(
                 deviceKey: try DeviceKeyFile.load(keyFile ?? defaultDeviceKeyPath(forVaultAt: path)), vaultID: vaultID)
         case .passcode(let passcode):
-            kind = "passcode"
-            guard let slot = slots[kind], let cost = slot.cost else { throw VaultError(.locked, "\(path) has no passcode slot") }
-            wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+            guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
+            let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
+                                                       clock: authenticators.clock)
+            return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         case .recoveryKey(let key):
             kind = "recovery"
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no recovery slot") }

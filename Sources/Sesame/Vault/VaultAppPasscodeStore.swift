@@ -19,6 +19,10 @@ public struct VaultAppPasscodeStore: AppPasscodeStore {
         try await vault.setSetting(record, named: Self.settingName(appIdentifier))
     }
 
+    public func update(appIdentifier: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void) async throws {
+        try await vault.updateSetting(named: Self.settingName(appIdentifier), change)
+    }
+
     public func remove(appIdentifier: String) async throws {
         try await vault.setSetting(nil, named: Self.settingName(appIdentifier))
     }

@@ -10,13 +10,10 @@ import Sesame
 struct CurrentPasscodeVault {
     let path: String
     let machine: Machine
-    let lock: VaultPasscodeLock
     let vault: Vault
-    /// The passcode that opened it, to put back if a change fails halfway.
-    let current: SecretBytes
 
     /// Asks for the current passcode (or reads `--passcode-fd`) and opens
-    /// the vault with it through the attempt record.
+    /// the vault's passcode slot with it, through the vault's attempt gate.
     ///
     /// - Throws: ``CommandFailure``: no vault (1), wrong passcode (4), delayed (6) …
     static func open(_ options: VaultOptions) async throws -> CurrentPasscodeVault {
@@ -26,8 +23,7 @@ struct CurrentPasscodeVault {
         }
         let machine = try options.machine()
         let current = try await options.passcode(prompt: "Current vault passcode")
-        let lock = VaultPasscodeLock(vaultPath: path)
-        let vault = try await lock.open(passcode: current, authenticators: machine.authenticators)
-        return CurrentPasscodeVault(path: path, machine: machine, lock: lock, vault: vault, current: current)
+        let vault = try await options.openPasscodeSlot(current, machine: machine)
+        return CurrentPasscodeVault(path: path, machine: machine, vault: vault)
     }
 }

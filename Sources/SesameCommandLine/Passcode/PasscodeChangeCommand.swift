@@ -30,7 +30,7 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let opened = try await CurrentPasscodeVault.open(options)
-            let (lock, vault, current) = (opened.lock, opened.vault, opened.current)
+            let vault = opened.vault
             let passcode = try await new.read(from: new.newPasscodeFD, options: options)
             let previousCost = try await vault.passcodeSlotCost()
             let cost = new.cost(keeping: previousCost)
@@ -38,14 +38,6 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
                 try await vault.setPasscodeSlot(passcode, cost: cost)
             } catch {
                 throw CommandFailure(error)
-            }
-            do throws(CommandFailure) {
-                try await lock.create(passcode, cost: cost)
-            } catch {
-                // The record still holds the old passcode, which no longer
-                // opens the slot: put the slot back so the two keep matching.
-                try? await vault.setPasscodeSlot(current, cost: previousCost ?? cost)
-                throw CommandFailure(status: error.status, message: error.message + "; the passcode was not changed")
             }
         }
     }

@@ -22,7 +22,7 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let opened = try await CurrentPasscodeVault.open(options)
-            let (path, machine, lock, vault) = (opened.path, opened.machine, opened.lock, opened.vault)
+            let (path, machine, vault) = (opened.path, opened.machine, opened.vault)
             let refusal = "refusing to remove the passcode of \(path): it would leave only the recovery key to open the vault"
             guard try await vault.keySlotKinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: refusal + " (it has no device slot)")
@@ -40,7 +40,6 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(error)
             }
-            try await lock.removeRecord()
         }
     }
 }

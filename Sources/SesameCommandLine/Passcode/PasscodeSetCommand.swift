@@ -32,14 +32,9 @@ struct PasscodeSetCommand: AsyncParsableCommand {
             }
             let passcode = try await new.read(from: new.newPasscodeFD ?? options.passcodeFD, options: options)
             let cost = new.cost(keeping: nil)
-            let lock = VaultPasscodeLock(vaultPath: vault.path)
-            // The record first: a slot without a record would open without
-            // limits until its first use.
-            try await lock.create(passcode, cost: cost)
             do throws(VaultError) {
                 try await vault.setPasscodeSlot(passcode, cost: cost)
             } catch {
-                try? await lock.removeRecord()
                 throw CommandFailure(error)
             }
         }

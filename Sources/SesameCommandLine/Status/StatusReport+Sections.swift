@@ -32,15 +32,19 @@ extension StatusReport {
         var error: String?
     }
 
-    static func appPasscodeSection(_ passcode: AppPasscode) async -> Authenticator {
-        do throws(AppPasscodeError) {
-            guard let status = try await passcode.status() else {
-                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "No app passcode has been set")
+    /// The vault passcode's attempt record, read without counting anything.
+    static func vaultPasscodeSection(at path: String) async -> Authenticator {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "There is no vault at \(path)")
+        }
+        do throws(VaultError) {
+            guard let attempts = try await Vault.passcodeAttempts(at: path) else {
+                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "The vault has no passcode")
             }
-            return Authenticator(state: "set", consecutiveFailures: status.consecutiveFailures, delayedUntil: status.delayedUntil)
+            return Authenticator(state: "set", consecutiveFailures: attempts.consecutiveFailures, delayedUntil: attempts.delayedUntil)
         } catch {
-            // A damaged record still means a passcode was set (AppPasscode.currentState).
-            return Authenticator(state: "set", reasonCode: "stateUnavailable", reason: "its record cannot be read: \(error)")
+            // A deleted or edited record still means a passcode is set; it fails closed.
+            return Authenticator(state: "set", reasonCode: "stateUnavailable", reason: "its attempt record cannot be used: \(error.message)")
         }
     }
 

@@ -80,9 +80,8 @@ struct StatusReport: Encodable {
             devicePasscode.reason = "No device passcode backend on this platform"
         }
 
-        // The record `sesame` keeps for this vault's passcode (SPEC E3), read
-        // without counting anything.
-        let appPasscode = await appPasscodeSection(VaultPasscodeLock(vaultPath: vaultPath).appPasscode())
+        // The vault passcode's attempt record (SPEC E3, E5), read without counting anything.
+        let appPasscode = await vaultPasscodeSection(at: vaultPath)
 
         var attempts = Attempts(path: machine.attemptsPath, biometricLockout: false, consecutiveBiometricFailures: 0, consecutivePasscodeFailures: 0)
         do {

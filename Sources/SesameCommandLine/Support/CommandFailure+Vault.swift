@@ -5,8 +5,12 @@ extension CommandFailure {
     /// Maps a vault error to its exit code (see ``ExitStatus``), keeping the
     /// library's sentence as the message.
     init(_ error: VaultError) {
-        if let authentication = error.authenticationError,
-           authentication.code == .biometryLockout || authentication.retryAfter != nil {
+        if error.authenticationError?.retryAfter != nil {
+            // The vault's own sentence says until when, and whether anything was checked.
+            self.init(status: .lockedOut, message: error.message)
+            return
+        }
+        if let authentication = error.authenticationError, authentication.code == .biometryLockout {
             self.init(authentication)
             return
         }

@@ -120,7 +120,7 @@ struct VaultOptions: ParsableArguments {
     /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
     /// the device key, falling back to the passcode when the vault has no
     /// device slot or the device key file is missing. Wrong passcodes are
-    /// counted and delayed (``VaultPasscodeLock``).
+    /// counted and delayed by the vault itself (SPEC E3, E5).
     func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
@@ -136,9 +136,19 @@ struct VaultOptions: ParsableArguments {
                 throw CommandFailure(error)
             }
         }
-        let passcode = try await passcode()
-        // Through the attempt record: wrong passcodes count and the delays
-        // hold across processes (SPEC E3), as for any app passcode.
-        return try await VaultPasscodeLock(vaultPath: path).open(passcode: passcode, authenticators: machine.authenticators)
+        return try await openPasscodeSlot(try await passcode(), machine: machine)
+    }
+
+    /// Opens the vault's passcode slot with `passcode`; the library counts
+    /// the attempt before checking it and refuses during a delay.
+    ///
+    /// - Throws: ``CommandFailure``: 4 wrong passcode, 6 during a delay, 9 a
+    ///   deleted or edited attempt record.
+    func openPasscodeSlot(_ passcode: SecretBytes, machine: Machine) async throws(CommandFailure) -> Vault {
+        do throws(VaultError) {
+            return try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: machine.authenticators)
+        } catch {
+            throw CommandFailure(error)
+        }
     }
 }

@@ -96,12 +96,17 @@ struct PasscodeHash: Codable, Sendable {
     var salt: Data
     var key: Data
 
+    /// The cost, or `nil` for an unknown algorithm or parameters outside
+    /// ``ScryptCost``'s bounds: the record comes from a file an attacker may
+    /// have written, and checking a passcode must not exhaust the machine.
     var cost: AppPasscodeCost? {
         guard algorithm == "scrypt", n > 1, n & (n - 1) == 0, r > 0, p > 0 else { return nil }
-        return AppPasscodeCost(n: n, r: r, p: p)
+        let cost = AppPasscodeCost(n: n, r: r, p: p)
+        return cost.scryptCost == nil ? nil : cost
     }
 
     static func make(_ passcode: SecretBytes, cost: AppPasscodeCost) async throws -> PasscodeHash {
+        guard cost.scryptCost != nil else { throw AppPasscodeError.storage("\(cost) is outside the bounds Sesame accepts") }
         let salt = randomBytes(saltLength)
         let key = try await derive(passcode, salt: salt, cost: cost)
         return PasscodeHash(
@@ -127,16 +132,11 @@ struct PasscodeHash: Codable, Sendable {
     /// for about 0.3 s, which must not take one of the few threads of Swift's
     /// cooperative pool (two on a 2-core machine) away from the app.
     private static func derive(_ passcode: SecretBytes, salt: Data, cost: AppPasscodeCost) async throws -> SymmetricKey {
+        guard let scrypt = cost.scryptCost else { throw AppPasscodeError.storage("\(cost) is outside the bounds Sesame accepts") }
         let result: Result<SymmetricKey, any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                // Straight from the wiped-on-release buffer: no copy of the passcode is made here.
                 continuation.resume(returning: Result {
-                    try passcode.withUnsafeBytes { bytes in
-                        try KDF.Scrypt.deriveKey(
-                            from: bytes, salt: salt, outputByteCount: keyLength,
-                            rounds: cost.n, blockSize: cost.r, parallelism: cost.p
-                        )
-                    }
+                    try KeyDerivation.passwordKey(passcode, salt: Array(salt), cost: scrypt)
                 })
             }
         }

@@ -28,28 +28,46 @@ extension Evaluation {
     }
 
     /// The device passcode; success clears the biometric lockout (SPEC A4).
+    ///
+    /// Every entry goes through the attempt gate (SPEC E5): counted before
+    /// PAM checks it, refused without a prompt while Sesame's back-off runs
+    /// (it replaces PAM's fixed delay, SPEC E3).
     func devicePasscodePrompt() async throws(AuthenticationError) {
         try await checkDevicePasscode()
         guard let verifier = authenticators.devicePasscode else { throw .passcodeNotSet }
         try requireInteraction()
         let conversation = PromptConversation(prompt: prompt, kind: .devicePasscode)
+        let gate = AttemptGate(ledger: AttemptStoreLedger(store: authenticators.attempts), schedule: authenticators.backoff,
+                               clock: authenticators.clock)
         try await passcodeAttempts { () async throws(AuthenticationError) -> PasscodeVerification in
-            // Sesame's back-off replaces PAM's delay: no prompt while it runs (SPEC E3).
-            if let end = try await devicePasscodeDelayEnd() { return .delayed(until: end) }
-            await prompt.begin(.devicePasscode)
-            let verification = await verifier.verify(using: conversation)
-            if verification == .rejected, let end = try await recordDevicePasscodeFailure() {
-                return .delayed(until: end)
+            var unchecked = PasscodeVerification.cancelled
+            let outcome = try await gate.attempt(ledgerFailure: Self.attemptRecordFailure) { () async throws(AuthenticationError) -> AttemptVerdict<Void> in
+                await prompt.begin(.devicePasscode)
+                let verification = await verifier.verify(using: conversation)
+                switch verification {
+                case .accepted: return .accepted(())
+                case .rejected: return .rejected(fingerprint: nil)
+                case .cancelled, .delayed, .unavailable:
+                    unchecked = verification
+                    return .notChecked
+                }
             }
-            return verification
+            switch outcome {
+            case .accepted: return .accepted
+            case .rejected(let until?), .refused(let until): return .delayed(until: until)
+            case .rejected(nil): return .rejected
+            case .notChecked: return unchecked
+            }
         }
         _ = try await updateAttempts { record in
             record.consecutiveBiometricFailures = 0
             record.biometricLockout = false
-            record.consecutivePasscodeFailures = 0
-            record.passcodeDelay = nil
         }
         await authenticators.sensor?.devicePasscodeDidAuthenticate()
+    }
+
+    static func attemptRecordFailure(_ error: any Error) -> AuthenticationError {
+        .biometryNotAvailable(UnavailableReason(.stateUnavailable, "Sesame's attempt records cannot be written: \(error)"))
     }
 
     /// The app's own passcode, entered on the prompt.
@@ -62,27 +80,6 @@ extension Evaluation {
             guard case .entered(let passcode) = entry else { return .cancelled }
             return await verifier.verify(passcode)
         }
-    }
-
-    /// When the device-passcode delay ends, if one is running.
-    private func devicePasscodeDelayEnd() async throws(AuthenticationError) -> Date? {
-        let now = authenticators.clock.now()
-        let record = try await updateAttempts { record in
-            record.passcodeDelay?.rebase(at: now)
-        }
-        return record.passcodeDelay?.end(at: now)
-    }
-
-    /// Counts a wrong device passcode and starts the delay the schedule sets.
-    private func recordDevicePasscodeFailure() async throws(AuthenticationError) -> Date? {
-        let now = authenticators.clock.now()
-        let schedule = authenticators.backoff
-        let record = try await updateAttempts { record in
-            record.consecutivePasscodeFailures += 1
-            let delay = schedule.delay(afterFailures: record.consecutivePasscodeFailures)
-            record.passcodeDelay = delay > 0 ? AttemptRecord.Delay(start: now, duration: delay) : nil
-        }
-        return record.passcodeDelay?.end(at: now)
     }
 
     func requireInteraction() throws(AuthenticationError) {

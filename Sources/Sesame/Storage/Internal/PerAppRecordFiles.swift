@@ -47,6 +47,22 @@ package struct PerAppRecordFiles: Sendable {
         try file.withExclusiveLock { try file.write(record) }
     }
 
+    /// Reads, changes and writes (or removes) the record under its lock.
+    package func update(_ appIdentifier: String, _ change: (inout [UInt8]?) -> Void) throws {
+        let file = try self.file(appIdentifier)
+        try file.withExclusiveLock {
+            var bytes = try file.read()
+            let before = bytes
+            change(&bytes)
+            guard bytes != before else { return }
+            if let bytes {
+                try file.write(bytes)
+            } else if unlink(file.path) != 0 && errno != ENOENT {
+                throw PrivateFile.Failure.systemCall("unlink", path: file.path, errno: errno)
+            }
+        }
+    }
+
     package func remove(_ appIdentifier: String) throws {
         let file = try self.file(appIdentifier)
         guard file.directoryExists else { return }

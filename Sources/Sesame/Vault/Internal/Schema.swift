@@ -1,10 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import GRDB
 
 /// The vault's tables, created by numbered migrations; the `format` value in
 /// `meta` says which layout a file has, so an older Sesame refuses a newer
-/// file instead of misreading it.
+/// file instead of misreading it. A change of layout is a new migration and
+/// keeps the golden vault test (Tests/SesameTests/Golden) passing.
 enum Schema {
-    static let format = 1
+    static let format = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -34,6 +40,24 @@ enum Schema {
                 );
                 CREATE TABLE setting (name TEXT PRIMARY KEY NOT NULL, sealed BLOB NOT NULL);
                 """)
+        }
+        // Format 2: the passcode slot's attempt record lives in the vault
+        // (SPEC E5), replacing the CLI's second hash beside it. A vault that
+        // already has a passcode slot starts with a clean record.
+        migrator.registerMigration("v2-attempts") { db in
+            try db.execute(sql: """
+                CREATE TABLE attempt (
+                    subject TEXT PRIMARY KEY NOT NULL,
+                    failures INTEGER NOT NULL,
+                    delay_start REAL,
+                    delay_duration REAL,
+                    last_wrong BLOB
+                );
+                """)
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM slot WHERE kind = ?", arguments: [PasscodeSlotLedger.subject]) == true {
+                try PasscodeSlotLedger.reset(db)
+            }
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("2".utf8)])
         }
         return migrator
     }

@@ -1,0 +1,84 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// The passcode slot behind the attempt gate (SPEC E3, E5).
+extension Vault {
+    /// The delays after wrong vault passcodes: iOS's (SPEC E3).
+    static let passcodeBackoff = BackoffSchedule.standard
+
+    /// Counts the attempt in the vault file, then opens the slot with
+    /// `passcode` unless a delay refuses it.
+    static func openPasscodeSlot(
+        _ slot: SlotRecord, passcode: SecretBytes, vaultID: [UInt8], database: DatabasePool, path: String,
+        clock: any AuthenticationClock
+    ) async throws(VaultError) -> SymmetricKey {
+        guard let cost = slot.cost else { throw VaultError(.locked, "\(path) has no passcode slot") }
+        do {
+            // A vault from before format 2 gets its attempt record first.
+            try Schema.migrator.migrate(database)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        let gate = AttemptGate(ledger: PasscodeSlotLedger(database: database, path: path), schedule: passcodeBackoff, clock: clock)
+        let outcome = try await gate.attempt(ledgerFailure: { VaultError(databaseError: $0, path: path) }) {
+            () throws(VaultError) -> AttemptVerdict<SymmetricKey> in
+            let wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+            do throws(VaultError) {
+                return .accepted(try slot.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path))
+            } catch where error.status == .authFailed {
+                return .rejected(fingerprint: nil)
+            }
+        }
+        switch outcome {
+        case .accepted(let masterKey):
+            return masterKey
+        case .rejected(let delayedUntil?):
+            throw VaultError(.authFailed, "Wrong passcode for \(path); too many wrong passcodes: the next one is checked after \(delayedUntil.formatted(.iso8601)) (until then, locked out)",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: delayedUntil))
+        case .rejected(nil), .notChecked:
+            throw VaultError(.authFailed, "Wrong passcode for \(path) (or its passcode slot was edited)")
+        case .refused(let until):
+            throw VaultError(.authFailed, "Too many wrong passcodes for \(path): locked out until \(until.formatted(.iso8601)); nothing was checked",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        }
+    }
+
+    /// The passcode slot's attempt record, read without unlocking and
+    /// without counting: for `sesame status` and passcode pads. Never writes.
+    ///
+    /// - Parameters:
+    ///   - path: The vault file.
+    ///   - clock: The current time, for the delay.
+    /// - Returns: Wrong passcodes in a row (including any being checked right
+    ///   now) and when the running delay ends; `nil` when the vault has no
+    ///   passcode slot, or comes from before attempt records (format 1).
+    /// - Throws: ``VaultError`` with `tampered` (the record was deleted or
+    ///   edited), `insecurePermissions`, `damaged`, `ioError`.
+    public static func passcodeAttempts(at path: String, clock: any AuthenticationClock = SystemClock()) async throws(VaultError) -> PasscodeAttempts? {
+        let database = try openExisting(path)
+        let counter: AttemptCounter?
+        do {
+            counter = try await database.read { db -> AttemptCounter? in
+                let format = try readFormat(db, path: path)
+                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM slot WHERE kind = ?", arguments: [PasscodeSlotLedger.subject]) == true else {
+                    return nil
+                }
+                // Format 1 had no record yet; from format 2 a missing one was deleted.
+                if format < 2, try !db.tableExists("attempt") { return nil }
+                return try PasscodeSlotLedger.read(db, path: path)
+            }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        guard let counter else { return nil }
+        let now = clock.now()
+        var delay = counter.delay
+        delay?.rebase(at: now)
+        return PasscodeAttempts(consecutiveFailures: counter.failures, delayedUntil: delay?.end(at: now))
+    }
+}
