@@ -81,7 +81,11 @@ let package = Package(
         // `swift test` build it.
         .testTarget(
             name: "SesameCommandLineTests",
-            dependencies: ["sesame-cli", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "sesame-cli", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                // Only to play the attacker who edits the vault file (the attempt tests).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
