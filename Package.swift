@@ -72,7 +72,9 @@ let package = Package(
                 "SesameTesting",
                 "sesame-vault-stress",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // The golden vault's files, read through #filePath, never built.
+            exclude: ["Golden/Resources"]
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
