@@ -67,11 +67,10 @@ struct GoldenVaultTests {
 
     @Test("The raw file: format 2, the three slot kinds, the passcode's attempt record with its one wrong passcode")
     func rawFile() throws {
-        let database = try DatabaseQueue(path: Self.resources + "/vault.sqlite", configuration: {
-            var configuration = Configuration()
-            configuration.readonly = true
-            return configuration
-        }())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.resources).sorted() == ["device", "export.sesame", "recovery.txt", "vault.sqlite"],
+                "nothing writes beside the committed files")
+        // The private copy: SQLite makes -wal/-shm companions even to read.
+        let database = try DatabaseQueue(path: path)
         let (format, slots, failures, settings) = try database.read { db throws in
             (try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'"),
              try String.fetchAll(db, sql: "SELECT kind FROM slot ORDER BY kind"),
