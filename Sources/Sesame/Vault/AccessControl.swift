@@ -18,9 +18,27 @@ public struct AccessControl: Sendable, Hashable, Codable, CustomStringConvertibl
         /// Use of a private key (keys only; adds no user check).
         case privateKeyUsage
 
+        /// Flags sort by ``rank``, the order of the canonical encoding.
         public static func < (lhs: Flag, rhs: Flag) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+            lhs.rank < rhs.rank
         }
+
+        /// The flag's bit in stored wrappings, HKDF info and row MACs. Frozen:
+        /// written explicitly, never derived from the declaration order, so a
+        /// flag added anywhere in the enum changes nothing already stored.
+        var frozenBit: UInt8 {
+            switch self {
+            case .userPresence: 1 << 0
+            case .biometryAny: 1 << 1
+            case .biometryCurrentSet: 1 << 2
+            case .devicePasscode: 1 << 3
+            case .applicationPassword: 1 << 4
+            case .privateKeyUsage: 1 << 5
+            }
+        }
+
+        /// The position in the canonical encoding (`or:biometryAny,devicePasscode`). Frozen.
+        var rank: Int { frozenBit.trailingZeroBitCount }
     }
 
     /// How the flags combine.

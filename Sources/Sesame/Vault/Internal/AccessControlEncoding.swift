@@ -32,14 +32,17 @@ extension AccessControl {
 }
 
 extension Set<AccessControl.Flag> {
-    /// A bit per flag, in declaration order, for the wrapping encoding.
+    /// The flags' frozen bits (``AccessControl/Flag/frozenBit``), for the
+    /// wrapping encoding, the class key's info and the wrapping's AD.
     var mask: UInt8 {
-        var mask: UInt8 = 0
-        for (index, flag) in AccessControl.Flag.allCases.enumerated() where contains(flag) { mask |= 1 << UInt8(index) }
-        return mask
+        reduce(0) { $0 | $1.frozenBit }
     }
 
-    init(mask: UInt8) {
-        self = Set(AccessControl.Flag.allCases.enumerated().filter { mask & (1 << UInt8($0.offset)) != 0 }.map(\.element))
+    /// The flags of `mask`; `nil` when it has a bit no flag owns (an edited
+    /// row, or one from a newer Sesame): never silently dropped.
+    init?(mask: UInt8) {
+        let flags = Set(AccessControl.Flag.allCases.filter { mask & $0.frozenBit != 0 })
+        guard flags.mask == mask else { return nil }
+        self = flags
     }
 }

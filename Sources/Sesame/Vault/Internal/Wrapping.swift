@@ -38,7 +38,7 @@ struct Wrapping: Sendable {
         let count = try reader.u8()
         var wrappings: [Wrapping] = []
         for _ in 0..<count {
-            let factors = Set<AccessControl.Flag>(mask: try reader.u8())
+            guard let factors = Set<AccessControl.Flag>(mask: try reader.u8()) else { throw ByteReaderError() }
             let salt = try reader.field()
             let log2N = try reader.u8(), r = try reader.u32(), p = try reader.u32()
             let sealed = try reader.field()
