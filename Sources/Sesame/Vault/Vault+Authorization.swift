@@ -113,7 +113,7 @@ extension Vault {
                 keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: wrapping.factors, domainState: domainState, passwordKey: passwordKey)
             let associatedData = Wrapping.associatedData(itemID: row.id, factors: wrapping.factors)
-            if var bytes = openIfAuthentic(wrapping.sealed, key: classKey, associatedData: associatedData) {
+            if var bytes = Envelope.open(wrapping.sealed, key: classKey, associatedData: associatedData) {
                 defer { wipe(&bytes) }
                 return SymmetricKey(data: bytes)
             }

@@ -93,7 +93,7 @@ extension Vault {
             let classKey = KeyDerivation.classKey(
                 keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: factors, domainState: domainState, passwordKey: passwordKey)
-            let sealed = try seal(itemKey.bytes, key: classKey, associatedData: Wrapping.associatedData(itemID: id, factors: factors))
+            let sealed = try Envelope.seal(itemKey.bytes, key: classKey, associatedData: Wrapping.associatedData(itemID: id, factors: factors))
             wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))
         }
         let now = authenticators.clock.now().timeIntervalSince1970
@@ -257,7 +257,7 @@ extension Vault {
     func sealValue(_ value: SecretBytes, into row: inout ItemRow, key itemKey: SymmetricKey) throws(VaultError) {
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
-        row.ciphertext = try seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.ciphertext = try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData)
         row.mac = keyring.mac(row)
     }
 
@@ -277,23 +277,8 @@ extension Vault {
         }
     }
 
-    func seal(_ plaintext: [UInt8], key: SymmetricKey, associatedData: [UInt8]) throws(VaultError) -> [UInt8] {
-        do {
-            return Array(try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined!)
-        } catch {
-            throw VaultError(.ioError, "AES-GCM failed: \(error)")
-        }
-    }
-
-    /// Opens what ``seal(_:key:associatedData:)`` sealed; `nil` when the key
-    /// or the associated data is wrong, or the bytes were changed.
-    func openIfAuthentic(_ sealed: [UInt8], key: SymmetricKey, associatedData: [UInt8]) -> [UInt8]? {
-        guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
-        return (try? AES.GCM.open(box, using: key, authenticating: associatedData)).map { Array($0) }
-    }
-
     func open(_ sealed: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String) throws(VaultError) -> [UInt8] {
-        guard let plaintext = openIfAuthentic(sealed, key: key, associatedData: associatedData) else {
+        guard let plaintext = Envelope.open(sealed, key: key, associatedData: associatedData) else {
             throw VaultError(.tampered, "\(what) does not decrypt: it was edited or moved from another item")
         }
         return plaintext

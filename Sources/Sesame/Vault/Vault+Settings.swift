@@ -53,14 +53,13 @@ extension Vault {
             return try await database.write { db -> [UInt8]? in
                 var value: [UInt8]?
                 if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM setting WHERE name = ?", arguments: [name]) {
-                    guard let box = try? AES.GCM.SealedBox(combined: sealed),
-                          let plaintext = try? AES.GCM.open(box, using: key, authenticating: associatedData)
+                    guard let plaintext = Envelope.open(sealed, key: key, associatedData: associatedData)
                     else { throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is") }
                     value = Array(plaintext)
                 }
                 change(&value)
                 if let value {
-                    let sealed = try AES.GCM.seal(value, using: key, authenticating: associatedData).combined!
+                    let sealed = Data(try Envelope.seal(value, key: key, associatedData: associatedData))
                     try db.execute(sql: "INSERT OR REPLACE INTO setting (name, sealed) VALUES (?, ?)", arguments: [name, sealed])
                 } else {
                     try db.execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [name])
@@ -73,17 +72,13 @@ extension Vault {
     }
 
     private func openSetting(_ sealed: [UInt8], name: String) throws(VaultError) -> [UInt8] {
-        guard let plaintext = openIfAuthentic(sealed, key: keyring.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
+        guard let plaintext = Envelope.open(sealed, key: keyring.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
             throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is")
         }
         return plaintext
     }
 
     private static func settingAssociatedData(_ name: String) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("sesame.setting".utf8))
-        writer.u8(KeyDerivation.formatVersion)
-        writer.field(name)
-        return writer.bytes
+        Envelope.associatedData(Labels.setting) { writer in writer.field(name) }
     }
 }

@@ -31,20 +31,17 @@ enum LoadedRecord: Sendable {
 /// is kept like a secret (SPEC C4), authenticated so that flipping a flag on
 /// disk, or copying another app's record in, is detected.
 enum FeatureRecordSeal {
-    private static let magic: [UInt8] = Array("SFP1".utf8)
+    private static let magic = Labels.bytes(Labels.featureRecordMagic)
 
     static func seal(_ record: FeatureRecord, deviceKey: SecretBytes, appIdentifier: String) throws -> [UInt8] {
         var plaintext = Array(try JSONEncoder().encode(record))
         defer { wipe(&plaintext) }
-        let box = try AES.GCM.seal(plaintext, using: key(deviceKey), authenticating: associatedData(appIdentifier))
-        guard let combined = box.combined else { throw FeatureProtectionError.storage("AES-GCM produced no output") }
-        return magic + Array(combined)
+        return magic + (try Envelope.seal(plaintext, key: key(deviceKey), associatedData: associatedData(appIdentifier)))
     }
 
     static func open(_ sealed: [UInt8], deviceKey: SecretBytes, appIdentifier: String) -> LoadedRecord {
         guard sealed.count > magic.count, Array(sealed.prefix(magic.count)) == magic,
-              let box = try? AES.GCM.SealedBox(combined: sealed.dropFirst(magic.count)),
-              var plaintext = try? Array(AES.GCM.open(box, using: key(deviceKey), authenticating: associatedData(appIdentifier)))
+              var plaintext = Envelope.open(sealed.dropFirst(magic.count), key: key(deviceKey), associatedData: associatedData(appIdentifier))
         else { return .tampered }
         defer { wipe(&plaintext) }
         guard let record = try? JSONDecoder().decode(FeatureRecord.self, from: Data(plaintext)), record.version == 1 else {
@@ -55,14 +52,12 @@ enum FeatureRecordSeal {
 
     private static func key(_ deviceKey: SecretBytes) -> SymmetricKey {
         let material = deviceKey.withUnsafeBytes { SymmetricKey(data: $0) }
-        return HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: material,
-            info: Array("sesame feature-protection record v1".utf8),
-            outputByteCount: 32
-        )
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: material, info: Labels.bytes(Labels.featureRecordKey), outputByteCount: 32)
     }
 
+    /// Predates ``Envelope/associatedData(_:_:)``: the label and the app
+    /// identifier only, no version byte. Frozen as it is.
     private static func associatedData(_ appIdentifier: String) -> [UInt8] {
-        Array("sesame.features/v1/\(appIdentifier)".utf8)
+        Labels.bytes(Labels.featureRecordPrefix + appIdentifier)
     }
 }

@@ -12,7 +12,7 @@ import Crypto
 /// corrupted file (`damaged`) from a wrong passphrase (`authFailed`), which
 /// AES-GCM alone cannot. Deliberate edits are still caught by AES-GCM.
 enum ExportFile {
-    static let magic = Array("SESAMEEX".utf8)
+    static let magic = Labels.bytes(Labels.exportMagic)
     static let version: UInt8 = 1
 
     struct Entry {
@@ -50,10 +50,7 @@ enum ExportFile {
         var plaintext = payload.bytes
         defer { wipe(&plaintext) }
         let key = try key(passphrase, salt: salt, cost: cost)
-        guard let sealed = try? AES.GCM.seal(plaintext, using: key, authenticating: header.bytes).combined else {
-            throw VaultError(.ioError, "AES-GCM failed while sealing the export")
-        }
-        var file = header.bytes + Array(sealed)
+        var file = header.bytes + (try Envelope.seal(plaintext, key: key, associatedData: header.bytes))
         file += Array(SHA256.hash(data: file))
         return file
     }
@@ -82,8 +79,7 @@ enum ExportFile {
                 throw VaultError(.damaged, "The export file has an invalid scrypt cost")
             }
             let key = try key(passphrase, salt: salt, cost: cost)
-            guard let box = try? AES.GCM.SealedBox(combined: reader.rest()),
-                  let opened = try? AES.GCM.open(box, using: key, authenticating: Array(body.prefix(headerSize)))
+            guard let opened = Envelope.open(reader.rest(), key: key, associatedData: Array(body.prefix(headerSize)))
             else { throw VaultError(.authFailed, "Wrong passphrase for this export file (or the file was deliberately altered)") }
             var plaintext = Array(opened)
             defer { wipe(&plaintext) }

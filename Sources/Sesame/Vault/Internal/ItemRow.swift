@@ -60,9 +60,7 @@ struct ItemRow: Sendable {
     var name: String { "\"\(account)\" of \"\(service)\"" }
 
     var macInput: [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("sesame.item-row".utf8))
-        writer.u8(KeyDerivation.formatVersion)
+        Envelope.associatedData(Labels.itemRow) { writer in
         writer.u64(UInt64(bitPattern: id))
         writer.field(service)
         writer.field(account)
@@ -74,21 +72,19 @@ struct ItemRow: Sendable {
         writer.field(wrappings)
         if let commitment { writer.u8(1); writer.field(commitment) } else { writer.u8(0) }
         writer.field(ciphertext)
-        return writer.bytes
+        }
     }
 
     /// The AES-GCM associated data of the value: format version and the
     /// item's identity and protection, so a ciphertext only opens in its own row.
     static func associatedData(id: Int64, service: String, account: String, accessibility: String, accessControl: String) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("sesame.item-value".utf8))
-        writer.u8(KeyDerivation.formatVersion)
-        writer.u64(UInt64(bitPattern: id))
-        writer.field(service)
-        writer.field(account)
-        writer.field(accessibility)
-        writer.field(accessControl)
-        return writer.bytes
+        Envelope.associatedData(Labels.itemValue) { writer in
+            writer.u64(UInt64(bitPattern: id))
+            writer.field(service)
+            writer.field(account)
+            writer.field(accessibility)
+            writer.field(accessControl)
+        }
     }
 
     var associatedData: [UInt8] {

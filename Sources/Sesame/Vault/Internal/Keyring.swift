@@ -16,9 +16,9 @@ struct Keyring: Sendable {
     init(masterKey: SymmetricKey, vaultID: [UInt8]) {
         self.masterKey = masterKey
         self.vaultID = vaultID
-        rowKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, purpose: "row-mac")
-        commitmentKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, purpose: "domain-state-commitment")
-        settingsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, purpose: "settings")
+        rowKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.rowMAC)
+        commitmentKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.domainStateCommitment)
+        settingsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.settings)
     }
 
     func commitment(to domainState: DomainState) -> [UInt8] {

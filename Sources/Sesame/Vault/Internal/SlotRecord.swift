@@ -37,33 +37,21 @@ struct SlotRecord: Sendable {
     }
 
     static func associatedData(kind: String, vaultID: [UInt8]) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("sesame.key-slot".utf8))
-        writer.u8(KeyDerivation.formatVersion)
-        writer.field(vaultID)
-        writer.field(kind)
-        return writer.bytes
-    }
-
-    static func seal(_ masterKey: SymmetricKey, kind: String, salt: [UInt8], cost: ScryptCost?, wrappingKey: SymmetricKey, vaultID: [UInt8]) throws(VaultError) -> SlotRecord {
-        do {
-            let box = try AES.GCM.seal(masterKey.bytes, using: wrappingKey, authenticating: associatedData(kind: kind, vaultID: vaultID))
-            return SlotRecord(kind: kind, salt: salt, cost: cost, sealed: Array(box.combined!))
-        } catch {
-            throw VaultError(.ioError, "Cannot seal the \(kind) key slot: \(error)")
+        Envelope.associatedData(Labels.keySlot) { writer in
+            writer.field(vaultID)
+            writer.field(kind)
         }
     }
 
+    static func seal(_ masterKey: SymmetricKey, kind: String, salt: [UInt8], cost: ScryptCost?, wrappingKey: SymmetricKey, vaultID: [UInt8]) throws(VaultError) -> SlotRecord {
+        var bytes = masterKey.bytes
+        defer { wipe(&bytes) }
+        let sealed = try Envelope.seal(bytes, key: wrappingKey, associatedData: associatedData(kind: kind, vaultID: vaultID))
+        return SlotRecord(kind: kind, salt: salt, cost: cost, sealed: sealed)
+    }
+
     func open(wrappingKey: SymmetricKey, vaultID: [UInt8], path: String) throws(VaultError) -> SymmetricKey {
-        do {
-            let box = try AES.GCM.SealedBox(combined: sealed)
-            var bytes = Array(try AES.GCM.open(box, using: wrappingKey, authenticating: Self.associatedData(kind: kind, vaultID: vaultID)))
-            defer { wipe(&bytes) }
-            guard bytes.count == 32 else { throw VaultError(.damaged, "The \(kind) key slot of \(path) holds a key of the wrong size") }
-            return SymmetricKey(data: bytes)
-        } catch let error as VaultError {
-            throw error
-        } catch {
+        guard var bytes = Envelope.open(sealed, key: wrappingKey, associatedData: Self.associatedData(kind: kind, vaultID: vaultID)) else {
             // AES-GCM cannot tell a wrong key from an edited slot.
             switch kind {
             case "device": throw VaultError(.locked, "The device key does not open \(path): it belongs to another vault, or the device slot was edited")
@@ -71,17 +59,20 @@ struct SlotRecord: Sendable {
             default: throw VaultError(.authFailed, "Wrong recovery key for \(path) (or its recovery slot was edited)")
             }
         }
+        defer { wipe(&bytes) }
+        guard bytes.count == 32 else { throw VaultError(.damaged, "The \(kind) key slot of \(path) holds a key of the wrong size") }
+        return SymmetricKey(data: bytes)
     }
 
     static func deviceWrappingKey(deviceKey: SecretBytes, vaultID: [UInt8]) -> SymmetricKey {
         deviceKey.withUnsafeBytes { bytes in
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: Array("sesame.vault.v1.slot.device".utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: Labels.bytes(Labels.deviceSlot), outputByteCount: 32)
         }
     }
 
     static func recoveryWrappingKey(_ key: RecoveryKey, vaultID: [UInt8]) -> SymmetricKey {
         key.secret.withUnsafeBytes { bytes in
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: Array("sesame.vault.v1.slot.recovery".utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: Labels.bytes(Labels.recoverySlot), outputByteCount: 32)
         }
     }
 

@@ -11,12 +11,10 @@ struct Wrapping: Sendable {
     var sealed: [UInt8]
 
     static func associatedData(itemID: Int64, factors: Set<AccessControl.Flag>) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("sesame.item-key".utf8))
-        writer.u8(KeyDerivation.formatVersion)
-        writer.u64(UInt64(bitPattern: itemID))
-        writer.u8(factors.mask)
-        return writer.bytes
+        Envelope.associatedData(Labels.itemKey) { writer in
+            writer.u64(UInt64(bitPattern: itemID))
+            writer.u8(factors.mask)
+        }
     }
 
     static func encode(_ wrappings: [Wrapping]) -> [UInt8] {

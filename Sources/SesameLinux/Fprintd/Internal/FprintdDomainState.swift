@@ -12,7 +12,7 @@ import Sesame
 /// length-prefixed so that no two different inputs share an encoding
 /// (["ab", "c"] vs ["a", "bc"]).
 enum FprintdDomainState {
-    static let version = "sesame.fprintd.domain-state.v1"
+    static let version = Labels.fprintdDomainState
 
     static func digest(deviceName: String, devicePath: String, username: String, fingers: [String], prints: [UInt8]? = nil) -> DomainState {
         var encoding: [UInt8] = []

@@ -7,11 +7,11 @@ import CryptoExtras
 /// so two vaults with the same master key material still derive unrelated
 /// keys, and each purpose has its own `info` label.
 enum KeyDerivation {
-    static let formatVersion: UInt8 = 1
-
     /// A key for one purpose from the master key.
-    static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], purpose: String) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, salt: vaultID, info: Array("sesame.vault.v1.\(purpose)".utf8), outputByteCount: 32)
+    ///
+    /// - Parameter label: The purpose, a ``Labels`` entry.
+    static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], label: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, salt: vaultID, info: Labels.bytes(label), outputByteCount: 32)
     }
 
     /// The class key for one wrapping of an item key. The access control and
@@ -32,7 +32,7 @@ enum KeyDerivation {
         if factors.contains(.biometryCurrentSet) { material.field(domainState?.bytes ?? []) }
         if factors.contains(.applicationPassword) { passwordKey?.withUnsafeBytes { material.field($0) } }
         var info = ByteWriter()
-        info.raw(Array("sesame.vault.v1.class".utf8))
+        info.raw(Labels.bytes(Labels.classKey))
         info.field(accessibility.rawValue)
         info.field(accessControl.canonicalEncoding)
         info.u8(factors.mask)

@@ -1,0 +1,56 @@
+/// Every label Sesame binds into a key derivation, an associated data or a
+/// file's magic, in one table: a label spelled twice can drift apart, and a
+/// label reused for two purposes would let one kind of record pass for
+/// another. The values are frozen; the golden vault test reads records made
+/// with them.
+package enum Labels {
+    // MARK: HKDF info, keys derived from the vault's master key (salt: the vault identifier)
+
+    /// The key that MACs whole item rows.
+    static let rowMAC = "sesame.vault.v1.row-mac"
+    /// The key that commits to a `biometryCurrentSet` item's domain state.
+    static let domainStateCommitment = "sesame.vault.v1.domain-state-commitment"
+    /// The key that seals settings records.
+    static let settings = "sesame.vault.v1.settings"
+    /// The prefix of a class key's info (accessibility, access control and factors follow).
+    static let classKey = "sesame.vault.v1.class"
+
+    // MARK: HKDF info, key-slot wrapping keys (salt: the vault identifier)
+
+    /// The device slot's wrapping key, from the device key.
+    static let deviceSlot = "sesame.vault.v1.slot.device"
+    /// The recovery slot's wrapping key, from the recovery key.
+    static let recoverySlot = "sesame.vault.v1.slot.recovery"
+
+    // MARK: Associated data (each followed by the format version and fields)
+
+    /// A key slot's sealed master key.
+    static let keySlot = "sesame.key-slot"
+    /// An item key sealed under a class key.
+    static let itemKey = "sesame.item-key"
+    /// An item's sealed value.
+    static let itemValue = "sesame.item-value"
+    /// The MAC input of an item row.
+    static let itemRow = "sesame.item-row"
+    /// A sealed settings record.
+    static let setting = "sesame.setting"
+
+    // MARK: The feature-protection record (sealed under the device key)
+
+    /// The HKDF info of its key.
+    static let featureRecordKey = "sesame feature-protection record v1"
+    /// The associated data's prefix; the app identifier follows.
+    static let featureRecordPrefix = "sesame.features/v1/"
+    /// The record's magic.
+    static let featureRecordMagic = "SFP1"
+
+    // MARK: Files and other digests
+
+    /// The export file's magic.
+    static let exportMagic = "SESAMEEX"
+    /// The version tag hashed into fprintd's domain state (SesameLinux).
+    package static let fprintdDomainState = "sesame.fprintd.domain-state.v1"
+
+    /// A label as bytes.
+    static func bytes(_ label: String) -> [UInt8] { Array(label.utf8) }
+}
