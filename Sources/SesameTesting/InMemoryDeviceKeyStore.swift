@@ -11,4 +11,6 @@ public final class InMemoryDeviceKeyStore: DeviceKeyStore {
     }
 
     public func deviceKey() async throws -> SecretBytes { key }
+
+    public func existingDeviceKey() async throws -> SecretBytes? { key }
 }

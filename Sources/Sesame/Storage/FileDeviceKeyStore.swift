@@ -1,14 +1,24 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// A ``DeviceKeyStore`` in a 0600 file: 32 random bytes created on first use.
+/// The one device-key file reader: the vault's device slot and feature
+/// protection both use it, at one default place
+/// (``Vault/defaultDeviceKeyPath(forVaultAt:)``).
 ///
 /// It defends against a copied record or vault being opened on another
 /// machine; it does not defend against code running as your user, which can
 /// read this file as you can.
+///
+/// Reading never writes: no lock file, nothing created. Creation needs no
+/// lock either: the key is written to a private temporary file and linked to
+/// its name, which fails if another process got there first; then that
+/// process's key is read and used.
 public final class FileDeviceKeyStore: DeviceKeyStore {
     /// Why the key cannot be used.
     public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -25,7 +35,17 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
         }
     }
 
+    /// Why the key file cannot be used, keeping ``PrivateFile``'s reason.
+    enum Failure: Error {
+        case file(PrivateFile.Failure)
+        case damaged(path: String)
+    }
+
+    static let keyLength = 32
     private let file: PrivateFile
+
+    /// The key file.
+    public var path: String { file.path }
 
     /// Creates a store.
     ///
@@ -34,33 +54,75 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
         file = PrivateFile(path: path)
     }
 
-    /// `$XDG_DATA_HOME/sesame/device.key`, or `~/.local/share/sesame/device.key`.
+    /// The device key of the default vault: `device/device.key` beside
+    /// ``Vault/defaultPath(environment:)``.
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: The default path.
     public static func defaultPath(environment: [String: String]) -> String {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/sesame/device.key"
-        }
-        return (environment["HOME"] ?? "/") + "/.local/share/sesame/device.key"
+        Vault.defaultDeviceKeyPath(forVaultAt: Vault.defaultPath(environment: environment))
+    }
+
+    public func existingDeviceKey() async throws -> SecretBytes? {
+        try Self.public { () throws(Failure) in try existingKey() }
     }
 
     public func deviceKey() async throws -> SecretBytes {
+        try Self.public { () throws(Failure) in try keyCreatingIfMissing() }
+    }
+
+    /// The key, or `nil` when there is no key file (nor its directory).
+    func existingKey() throws(Failure) -> SecretBytes? {
+        guard PrivateFile.exists(file.directory) else { return nil }
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.requirePrivate(file.directory)
+        } catch {
+            throw .file(error)
+        }
+        let bytes: [UInt8]?
         do {
-            return try file.withExclusiveLock {
-                if var existing = try file.read() {
-                    defer { wipe(&existing) }
-                    guard existing.count == 32 else { throw KeyError.damaged(path: file.path) }
-                    return SecretBytes(existing)
-                }
-                var generator = SystemRandomNumberGenerator()
-                var fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-                defer { wipe(&fresh) }
-                try file.write(fresh)
-                return SecretBytes(fresh)
-            }
+            bytes = try file.read(limit: 64)
         } catch let failure as PrivateFile.Failure {
-            throw KeyError.system(failure.description)
+            throw .file(failure)
+        } catch {
+            throw .file(.systemCall("read", path: file.path, errno: EIO))
+        }
+        guard var bytes else { return nil }
+        defer { wipe(&bytes) }
+        guard bytes.count == Self.keyLength else { throw .damaged(path: file.path) }
+        return SecretBytes(bytes)
+    }
+
+    /// The key, created (in a 0700 directory) when there is none.
+    func keyCreatingIfMissing() throws(Failure) -> SecretBytes {
+        if let key = try existingKey() { return key }
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.createDirectories(file.directory)
+            try PrivateFile.requirePrivate(file.directory)
+            var fresh = KeyDerivation.randomBytes(Self.keyLength)
+            defer { wipe(&fresh) }
+            let temporary = PrivateFile(path: file.path + ".new-\(getpid())-\(UInt64.random(in: .min ... .max))")
+            try temporary.create(fresh)
+            defer { unlink(temporary.path) }
+            // link() never replaces: if another process linked its key first, use that one.
+            if link(temporary.path, file.path) != 0 && errno != EEXIST {
+                throw PrivateFile.Failure.systemCall("link", path: file.path, errno: errno)
+            }
+        } catch {
+            throw .file(error)
+        }
+        guard let key = try existingKey() else { throw .file(.systemCall("read", path: file.path, errno: ENOENT)) }
+        return key
+    }
+
+    private static func `public`<Value>(_ body: () throws(Failure) -> Value) throws(KeyError) -> Value {
+        do throws(Failure) {
+            return try body()
+        } catch {
+            switch error {
+            case .damaged(let path): throw .damaged(path: path)
+            case .file(let failure): throw .system(failure.description)
+            }
         }
     }
 }

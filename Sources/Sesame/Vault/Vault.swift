@@ -141,7 +141,7 @@ public final class Vault: Sendable {
             switch slot {
             case .device(let keyFile):
                 wrappingKey = SlotRecord.deviceWrappingKey(
-                    deviceKey: try DeviceKeyFile.loadOrCreate(keyFile ?? defaultDeviceKeyPath(forVaultAt: path)), vaultID: vaultID)
+                    deviceKey: try deviceKey(keyFile ?? defaultDeviceKeyPath(forVaultAt: path), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
                 wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
@@ -241,7 +241,7 @@ public final class Vault: Sendable {
             kind = "device"
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no device slot; unlock it with its passcode or recovery key") }
             wrappingKey = SlotRecord.deviceWrappingKey(
-                deviceKey: try DeviceKeyFile.load(keyFile ?? defaultDeviceKeyPath(forVaultAt: path)), vaultID: vaultID)
+                deviceKey: try deviceKey(keyFile ?? defaultDeviceKeyPath(forVaultAt: path), creating: false), vaultID: vaultID)
         case .passcode(let passcode):
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
@@ -254,6 +254,26 @@ public final class Vault: Sendable {
         }
         let masterKey = try slots[kind]!.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path)
         return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+    }
+
+    /// The device key through ``FileDeviceKeyStore``, the one key-file
+    /// reader; a missing key is `locked` (the passcode or recovery key still
+    /// opens the vault).
+    static func deviceKey(_ keyFile: String, creating: Bool) throws(VaultError) -> SecretBytes {
+        let store = FileDeviceKeyStore(path: keyFile)
+        let key: SecretBytes?
+        do throws(FileDeviceKeyStore.Failure) {
+            key = creating ? try store.keyCreatingIfMissing() : try store.existingKey()
+        } catch {
+            switch error {
+            case .damaged: throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
+            case .file(let failure): throw PrivateFiles.vaultError(failure)
+            }
+        }
+        guard let key else {
+            throw VaultError(.locked, "The device key \(keyFile) is missing; unlock the vault with its passcode or recovery key")
+        }
+        return key
     }
 
     static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {

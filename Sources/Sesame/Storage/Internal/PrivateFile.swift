@@ -15,7 +15,11 @@ import Musl
 /// 0700, read and replaced under an exclusive lock shared across processes,
 /// replaced atomically (write, fsync, rename, fsync the directory) so a crash
 /// leaves the old or the new contents, never half. Files or directories that
-/// others can access are refused, never "fixed".
+/// others can access, that belong to someone else, or that are symbolic
+/// links are refused, never "fixed".
+///
+/// The one private-file helper (ARCHITECTURE, "The security core"): the
+/// vault file, key files and every record go through its checks.
 package struct PrivateFile: Sendable {
     /// Why a private file cannot be used.
     package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -25,6 +29,10 @@ package struct PrivateFile: Sendable {
         case systemCall(String, path: String, errno: Int32)
         /// The file is larger than any record Sesame writes.
         case tooLarge(path: String)
+        /// A file or directory belongs to another user.
+        case wrongOwner(path: String, owner: uid_t)
+        /// A symbolic link where a private file or directory belongs.
+        case symbolicLink(path: String)
 
         package var description: String {
             switch self {
@@ -34,6 +42,10 @@ package struct PrivateFile: Sendable {
                 "\(call) failed for \(path): \(String(cString: strerror(code)))"
             case .tooLarge(let path):
                 "\(path) is larger than Sesame ever writes it; it is not Sesame's file or it is damaged"
+            case .wrongOwner(let path, let owner):
+                "\(path) belongs to user \(owner), not to you (\(geteuid())); Sesame refuses to use it"
+            case .symbolicLink(let path):
+                "\(path) is a symbolic link; Sesame refuses to follow it for a private file"
             }
         }
     }
@@ -41,7 +53,7 @@ package struct PrivateFile: Sendable {
     package let path: String
     package let directory: String
     private var lockPath: String { path + ".lock" }
-    private static let maximumSize = 1 << 20
+    package static let maximumSize = 1 << 20
 
     package init(path: String) {
         self.path = path
@@ -92,15 +104,44 @@ package struct PrivateFile: Sendable {
         return try body()
     }
 
-    /// The file's bytes, or `nil` when it does not exist. Call under the lock.
-    package func read() throws -> [UInt8]? {
+    /// Fails unless `path` itself (not a link's target) exists, belongs to
+    /// this user and is closed to group and others.
+    package static func requirePrivate(_ path: String) throws(Failure) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
+        if (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFLNK) { throw Failure.symbolicLink(path: path) }
+        let mode = UInt32(info.st_mode) & 0o777
+        if mode & 0o077 != 0 { throw Failure.insecurePermissions(path: path, mode: mode) }
+        if info.st_uid != geteuid() { throw Failure.wrongOwner(path: path, owner: info.st_uid) }
+    }
+
+    /// Whether anything (a file, a directory, a link) is at `path`.
+    package static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Creates the file, which must not exist, with mode 0600 and `bytes`,
+    /// durably. Needs no lock: `O_EXCL` lets exactly one creator win.
+    package func create(_ bytes: [UInt8]) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw Failure.systemCall("create", path: path, errno: errno) }
+        defer { close(descriptor) }
+        if let failure = Self.writeAll(bytes, to: descriptor) { throw Failure.systemCall("write", path: path, errno: failure) }
+    }
+
+    /// The file's bytes, or `nil` when it does not exist. Call under the
+    /// lock, or for a file that is only ever created whole.
+    ///
+    /// - Parameter limit: The most bytes the file may hold.
+    package func read(limit: Int = maximumSize) throws -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw Failure.systemCall("open", path: path, errno: errno)
         }
         defer { close(descriptor) }
-        try requirePrivate(path)
+        try Self.requirePrivate(path)
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -111,7 +152,7 @@ package struct PrivateFile: Sendable {
             }
             if count == 0 { break }
             bytes += buffer[0..<count]
-            if bytes.count > Self.maximumSize { throw Failure.tooLarge(path: path) }
+            if bytes.count > limit { throw Failure.tooLarge(path: path) }
         }
         wipe(&buffer)
         return bytes
@@ -122,18 +163,7 @@ package struct PrivateFile: Sendable {
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw Failure.systemCall("open", path: temporary, errno: errno) }
-        let failure: Int32? = bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let count = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += count
-            }
-            return fsync(descriptor) == 0 ? nil : errno
-        }
+        let failure = Self.writeAll(bytes, to: descriptor)
         close(descriptor)
         if let failure {
             unlink(temporary)
@@ -147,14 +177,25 @@ package struct PrivateFile: Sendable {
         }
     }
 
-    private func ensureDirectory() throws {
-        try Self.createDirectories(directory)
-        try requirePrivate(directory)
+    /// Writes every byte and fsyncs; the errno of the first failure, or nil.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            while written < raw.count {
+                let count = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return fsync(descriptor) == 0 ? nil : errno
+        }
     }
 
-    private func requirePrivate(_ path: String) throws {
-        let mode = try Self.attributes(of: path).mode
-        if mode & 0o077 != 0 { throw Failure.insecurePermissions(path: path, mode: mode) }
+    private func ensureDirectory() throws {
+        try Self.createDirectories(directory)
+        try Self.requirePrivate(directory)
     }
 }
 
