@@ -44,14 +44,8 @@ extension Vault {
     /// - Throws: ``VaultError`` with `insecurePermissions`, `damaged` or `ioError`.
     @discardableResult
     public static func erasePasscodeSlot(at path: String) async throws(VaultError) -> Bool {
-        try PrivateFiles.requirePrivate(PrivateFiles.directory(of: path))
-        guard PrivateFiles.exists(path) else { throw VaultError(.ioError, "There is no vault at \(path)") }
-        try PrivateFiles.requirePrivate(path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let database = try openExisting(path)
         do {
-            let database = try DatabaseQueue(path: path, configuration: configuration)
             return try await database.write { db -> Bool in
                 guard try db.tableExists("slot"), try db.tableExists("item") else {
                     throw VaultError(.damaged, "\(path) is an SQLite file but not a Sesame vault")
