@@ -62,7 +62,9 @@ struct AttemptGate: Sendable {
             counter.delay?.rebase(at: countedAt)
             if let end = counter.delay?.end(at: countedAt) { return end }
             counter.failures += 1
-            counter.delay = Self.delay(schedule, failures: counter.failures, from: countedAt) ?? counter.delay
+            // Pessimistically: the delay this attempt starts if it is wrong, so
+            // nobody else is checked meanwhile once the schedule says stop.
+            counter.delay = Self.delay(schedule, failures: counter.failures, from: countedAt)
             return nil
         }
         if let refusedUntil { return .refused(until: refusedUntil) }

@@ -16,7 +16,8 @@ struct FeatureAccess {
     ///
     /// After an enrolment change (SPEC C2), the owner proves themselves with
     /// the vault passcode: someone who only knows the login password can
-    /// enrol a finger, but cannot open the vault by its passcode.
+    /// enrol a finger, but cannot open the vault by its passcode. The check is
+    /// `Vault.open`'s own, so each guess is counted and delayed (SPEC E5).
     init(vault: Vault, machine: Machine, options: VaultOptions) {
         let path = vault.path
         let authenticators = machine.authenticators
