@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import Dispatch
 
 /// Every key the vault derives, and the labels that keep them apart.
 ///
@@ -50,6 +51,19 @@ enum KeyDerivation {
                 maxMemory: cost.memoryLimit
             )
         }
+    }
+
+    /// ``passwordKey(_:salt:cost:)`` on a Dispatch thread: at the standard
+    /// cost scrypt holds a core for about a quarter of a second, which must
+    /// not take one of the few threads of Swift's cooperative pool (two on a
+    /// 2-core machine) away from the app.
+    static func passwordKeyOffPool(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) async throws -> SymmetricKey {
+        let result: Result<SymmetricKey, any Error> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { try passwordKey(password, salt: salt, cost: cost) })
+            }
+        }
+        return try result.get()
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {

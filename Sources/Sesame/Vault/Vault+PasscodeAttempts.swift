@@ -27,7 +27,7 @@ extension Vault {
         let gate = AttemptGate(ledger: PasscodeSlotLedger(database: database, path: path), schedule: passcodeBackoff, clock: clock)
         let outcome = try await gate.attempt(ledgerFailure: { VaultError(databaseError: $0, path: path) }) {
             () throws(VaultError) -> AttemptVerdict<SymmetricKey> in
-            let wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+            let wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
             do throws(VaultError) {
                 return .accepted(try slot.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path))
             } catch where error.status == .authFailed {

@@ -144,7 +144,7 @@ public final class Vault: Sendable {
                     deviceKey: try deviceKey(keyFile ?? defaultDeviceKeyPath(forVaultAt: path), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
-                wrappingKey = try SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
+                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
             case .recovery:
                 let key = RecoveryKey(secret: SecretBytes(SymmetricKey(size: .bits256).bytes))
                 recoveryKey = key

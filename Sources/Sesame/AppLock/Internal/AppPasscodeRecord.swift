@@ -128,19 +128,9 @@ struct PasscodeHash: Codable, Sendable {
         }
     }
 
-    /// Runs scrypt on a Dispatch thread: at the standard cost it holds a core
-    /// for about 0.3 s, which must not take one of the few threads of Swift's
-    /// cooperative pool (two on a 2-core machine) away from the app.
     private static func derive(_ passcode: SecretBytes, salt: Data, cost: AppPasscodeCost) async throws -> SymmetricKey {
         guard let scrypt = cost.scryptCost else { throw AppPasscodeError.storage("\(cost) is outside the bounds Sesame accepts") }
-        let result: Result<SymmetricKey, any Error> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result {
-                    try KeyDerivation.passwordKey(passcode, salt: Array(salt), cost: scrypt)
-                })
-            }
-        }
-        return try result.get()
+        return try await KeyDerivation.passwordKeyOffPool(passcode, salt: Array(salt), cost: scrypt)
     }
 }
 

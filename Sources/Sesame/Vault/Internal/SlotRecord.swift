@@ -76,9 +76,9 @@ struct SlotRecord: Sendable {
         }
     }
 
-    static func passcodeWrappingKey(_ passcode: SecretBytes, salt: [UInt8], cost: ScryptCost) throws(VaultError) -> SymmetricKey {
+    static func passcodeWrappingKey(_ passcode: SecretBytes, salt: [UInt8], cost: ScryptCost) async throws(VaultError) -> SymmetricKey {
         do {
-            return try KeyDerivation.passwordKey(passcode, salt: salt, cost: cost)
+            return try await KeyDerivation.passwordKeyOffPool(passcode, salt: salt, cost: cost)
         } catch {
             throw VaultError(.ioError, "scrypt failed: \(error)")
         }
