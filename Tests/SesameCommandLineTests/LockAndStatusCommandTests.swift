@@ -144,6 +144,6 @@ struct LockAndStatusCommandTests {
             #expect(app["consecutiveFailures"] as? Int == 1)
         }
         let text = try await sesame(["status"])
-        #expect(text.stdout.contains("app passcode     set\n                 wrong entries in a row: 1"))
+        #expect(text.stdout.contains("vault passcode   set\n                 wrong entries in a row: 1"))
     }
 }

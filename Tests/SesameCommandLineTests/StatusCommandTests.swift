@@ -28,7 +28,7 @@ struct StatusCommandTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("fingerprint      not available: cannot connect to the system bus") == true)
         #expect(lines.contains { $0.hasPrefix("device passcode  ") })
-        #expect(lines.contains { $0.hasPrefix("app passcode     not set") })
+        #expect(lines.contains { $0.hasPrefix("vault passcode   not set") })
         #expect(lines.contains { $0.hasPrefix("attempts         \(home)/.local/state/sesame/attempts.json") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).isEmpty, "status never writes")
     }

@@ -35,6 +35,7 @@ struct StatusReport: Encodable {
 
     var fingerprint: Authenticator
     var devicePasscode: Authenticator
+    /// The vault passcode's attempt record; the JSON key keeps its first name.
     var appPasscode: Authenticator
     var attempts: Attempts
     var vault: VaultSection
@@ -116,7 +117,7 @@ struct StatusReport: Encodable {
         }
         row("device passcode", describe(devicePasscode))
         if let service = devicePasscode.service { row("", "PAM service: " + service) }
-        row("app passcode", describe(appPasscode))
+        row("vault passcode", describe(appPasscode))
         if let failures = appPasscode.consecutiveFailures {
             var summary = "wrong entries in a row: \(failures)"
             if let until = appPasscode.delayedUntil { summary += ", delayed until \(until)" }
