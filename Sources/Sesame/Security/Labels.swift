@@ -50,6 +50,10 @@ package enum Labels {
     static let exportMagic = "SESAMEEX"
     /// The version tag hashed into fprintd's domain state (SesameLinux).
     package static let fprintdDomainState = "sesame.fprintd.domain-state.v1"
+    /// The magic of the reuse-window token in the kernel keyring (SesameLinux).
+    package static let keyringReuseMagic = "SRW1"
+    /// The prefix of the reuse-window key's description; the app name follows (SesameLinux).
+    package static let keyringReusePrefix = "sesame:reuse:"
 
     /// A label as bytes.
     static func bytes(_ label: String) -> [UInt8] { Array(label.utf8) }

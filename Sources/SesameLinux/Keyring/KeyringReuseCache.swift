@@ -39,7 +39,7 @@ public struct KeyringReuseCache: ReuseWindowStore {
     ///   - scope: Separates windows of the same app, e.g. one per test run;
     ///     it only changes the key's name, never how the token is checked.
     public init(appName: String, scope: String? = nil) {
-        var description = "sesame:reuse:" + appName
+        var description = Labels.keyringReusePrefix + appName
         if let scope, !scope.isEmpty { description += ":" + scope }
         keyDescription = description
     }

@@ -67,7 +67,7 @@ struct GoldenVaultTests {
 
     @Test("The raw file: format 2, the three slot kinds, the passcode's attempt record with its one wrong passcode")
     func rawFile() throws {
-        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.resources).sorted() == ["device", "export.sesame", "recovery.txt", "vault.sqlite"],
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.resources).sorted() == [".gitattributes", "device", "export.sesame", "recovery.txt", "vault.sqlite"],
                 "nothing writes beside the committed files")
         // The private copy: SQLite makes -wal/-shm companions even to read.
         let database = try DatabaseQueue(path: path)

@@ -12,7 +12,7 @@ import Sesame
 /// Layout: `S R W 1`, the time as 8 bytes little-endian nanoseconds, then `0`
 /// (no domain state) or `1` followed by the domain state's bytes.
 struct ReuseToken: Equatable {
-    static let magic: [UInt8] = Array("SRW1".utf8)
+    static let magic: [UInt8] = Array(Labels.keyringReuseMagic.utf8)
     /// Room for any domain state a backend makes (fprintd's is a digest).
     static let maximumLength = 4096
 
