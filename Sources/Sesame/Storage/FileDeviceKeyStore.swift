@@ -24,21 +24,18 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
     public enum KeyError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The key file is not 32 bytes: damaged or not Sesame's.
         case damaged(path: String)
+        /// The key file or its directory is open to others, belongs to
+        /// another user or is a symbolic link; the message says which.
+        case insecure(String)
         /// The file could not be used; the message says why.
         case system(String)
 
         public var description: String {
             switch self {
             case .damaged(let path): "\(path) is not a Sesame device key (damaged?); Sesame will not replace it"
-            case .system(let message): message
+            case .insecure(let message), .system(let message): message
             }
         }
-    }
-
-    /// Why the key file cannot be used, keeping ``PrivateFile``'s reason.
-    enum Failure: Error {
-        case file(PrivateFile.Failure)
-        case damaged(path: String)
     }
 
     static let keyLength = 32
@@ -64,37 +61,31 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
     }
 
     public func existingDeviceKey() async throws -> SecretBytes? {
-        try Self.public { () throws(Failure) in try existingKey() }
+        try existingKey()
     }
 
     public func deviceKey() async throws -> SecretBytes {
-        try Self.public { () throws(Failure) in try keyCreatingIfMissing() }
+        try keyCreatingIfMissing()
     }
 
     /// The key, or `nil` when there is no key file (nor its directory).
-    func existingKey() throws(Failure) -> SecretBytes? {
+    func existingKey() throws(KeyError) -> SecretBytes? {
         guard PrivateFile.exists(file.directory) else { return nil }
+        var bytes: [UInt8]
         do throws(PrivateFile.Failure) {
             try PrivateFile.requirePrivate(file.directory)
+            guard let read = try file.read(limit: 64) else { return nil }
+            bytes = read
         } catch {
-            throw .file(error)
+            throw KeyError(error)
         }
-        let bytes: [UInt8]?
-        do {
-            bytes = try file.read(limit: 64)
-        } catch let failure as PrivateFile.Failure {
-            throw .file(failure)
-        } catch {
-            throw .file(.systemCall("read", path: file.path, errno: EIO))
-        }
-        guard var bytes else { return nil }
         defer { wipe(&bytes) }
         guard bytes.count == Self.keyLength else { throw .damaged(path: file.path) }
         return SecretBytes(bytes)
     }
 
     /// The key, created (in a 0700 directory) when there is none.
-    func keyCreatingIfMissing() throws(Failure) -> SecretBytes {
+    func keyCreatingIfMissing() throws(KeyError) -> SecretBytes {
         if let key = try existingKey() { return key }
         do throws(PrivateFile.Failure) {
             try PrivateFile.createDirectories(file.directory)
@@ -109,20 +100,20 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
                 throw PrivateFile.Failure.systemCall("link", path: file.path, errno: errno)
             }
         } catch {
-            throw .file(error)
+            throw KeyError(error)
         }
-        guard let key = try existingKey() else { throw .file(.systemCall("read", path: file.path, errno: ENOENT)) }
+        guard let key = try existingKey() else { throw KeyError(.systemCall("read", path: file.path, errno: ENOENT)) }
         return key
     }
+}
 
-    private static func `public`<Value>(_ body: () throws(Failure) -> Value) throws(KeyError) -> Value {
-        do throws(Failure) {
-            return try body()
-        } catch {
-            switch error {
-            case .damaged(let path): throw .damaged(path: path)
-            case .file(let failure): throw .system(failure.description)
-            }
+extension FileDeviceKeyStore.KeyError {
+    /// ``PrivateFile``'s reason as a key error.
+    init(_ failure: PrivateFile.Failure) {
+        switch failure {
+        case .tooLarge(let path): self = .damaged(path: path)
+        case .insecurePermissions, .wrongOwner, .symbolicLink: self = .insecure(failure.description)
+        case .systemCall: self = .system(failure.description)
         }
     }
 }

@@ -1,15 +1,17 @@
 /// A way to unlock a vault, chosen when it is created (as LUKS key slots).
 ///
 /// Each slot holds the vault's master key wrapped under a different key. A
-/// vault needs at least one slot; one created without ``device(keyFile:)``
+/// vault needs at least one slot; one created without ``device(keyStore:)``
 /// is protected at rest by its passcode alone.
 public enum KeySlot: Sendable {
-    /// The master key wrapped by a random device key kept in a file outside
-    /// the vault (mode 0600, in a 0700 directory). Unlocks without asking.
+    /// The master key wrapped by a random device key kept outside the vault
+    /// (by default in a file of mode 0600, in a 0700 directory of its own).
+    /// Unlocks without asking. The key is created if the store has none.
     ///
-    /// - Parameter keyFile: The key file; `nil` for the default next to the
-    ///   vault (see ``Vault/defaultDeviceKeyPath(forVaultAt:)``).
-    case device(keyFile: String? = nil)
+    /// - Parameter keyStore: Where the key is kept; `nil` for the vault's
+    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:)``), which feature
+    ///   protection uses too.
+    case device(keyStore: (any DeviceKeyStore)? = nil)
     /// The master key wrapped by a key derived with scrypt from a passcode.
     ///
     /// - Parameters:

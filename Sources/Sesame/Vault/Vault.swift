@@ -104,6 +104,17 @@ public final class Vault: Sendable {
         PrivateFiles.directory(of: vaultPath) + "/device/device.key"
     }
 
+    /// The vault's device key store: a ``FileDeviceKeyStore`` at
+    /// ``defaultDeviceKeyPath(forVaultAt:)``. ``KeySlot/device(keyStore:)``
+    /// and ``VaultUnlock/device(keyStore:)`` use it when given none; feature
+    /// protection for the same vault should use it too, so one key serves both.
+    ///
+    /// - Parameter vaultPath: The vault file.
+    /// - Returns: The store.
+    public static func defaultDeviceKeyStore(forVaultAt vaultPath: String) -> any DeviceKeyStore {
+        FileDeviceKeyStore(path: defaultDeviceKeyPath(forVaultAt: vaultPath))
+    }
+
     // MARK: Creating and opening
 
     /// Creates a vault with a new random master key.
@@ -139,9 +150,9 @@ public final class Vault: Sendable {
             var cost: ScryptCost?
             let wrappingKey: SymmetricKey
             switch slot {
-            case .device(let keyFile):
+            case .device(let keyStore):
                 wrappingKey = SlotRecord.deviceWrappingKey(
-                    deviceKey: try deviceKey(keyFile ?? defaultDeviceKeyPath(forVaultAt: path), creating: true), vaultID: vaultID)
+                    deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
                 wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
@@ -237,11 +248,11 @@ public final class Vault: Sendable {
         let kind: String
         let wrappingKey: SymmetricKey
         switch unlock {
-        case .device(let keyFile):
+        case .device(let keyStore):
             kind = "device"
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no device slot; unlock it with its passcode or recovery key") }
             wrappingKey = SlotRecord.deviceWrappingKey(
-                deviceKey: try deviceKey(keyFile ?? defaultDeviceKeyPath(forVaultAt: path), creating: false), vaultID: vaultID)
+                deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: false), vaultID: vaultID)
         case .passcode(let passcode):
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
@@ -256,24 +267,31 @@ public final class Vault: Sendable {
         return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
     }
 
-    /// The device key through ``FileDeviceKeyStore``, the one key-file
-    /// reader; a missing key is `locked` (the passcode or recovery key still
-    /// opens the vault).
-    static func deviceKey(_ keyFile: String, creating: Bool) throws(VaultError) -> SecretBytes {
-        let store = FileDeviceKeyStore(path: keyFile)
+    /// The device key through the ``DeviceKeyStore`` seam, created only
+    /// when `creating`; a missing key is `locked` (the passcode or recovery
+    /// key still opens the vault).
+    static func deviceKey(_ store: any DeviceKeyStore, creating: Bool) async throws(VaultError) -> SecretBytes {
         let key: SecretBytes?
-        do throws(FileDeviceKeyStore.Failure) {
-            key = creating ? try store.keyCreatingIfMissing() : try store.existingKey()
+        do {
+            key = creating ? try await store.deviceKey() : try await store.existingDeviceKey()
+        } catch let error as VaultError {
+            throw error
+        } catch FileDeviceKeyStore.KeyError.damaged(let keyFile) {
+            throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
+        } catch FileDeviceKeyStore.KeyError.insecure(let message) {
+            throw VaultError(.insecurePermissions, message)
         } catch {
-            switch error {
-            case .damaged: throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
-            case .file(let failure): throw PrivateFiles.vaultError(failure)
-            }
+            throw VaultError(.ioError, "Cannot use the device key \(deviceKeyName(store)): \(error)")
         }
         guard let key else {
-            throw VaultError(.locked, "The device key \(keyFile) is missing; unlock the vault with its passcode or recovery key")
+            throw VaultError(.locked, "The device key \(deviceKeyName(store)) is missing; unlock the vault with its passcode or recovery key")
         }
         return key
+    }
+
+    /// The key file's path for messages, or what the store calls itself.
+    static func deviceKeyName(_ store: any DeviceKeyStore) -> String {
+        (store as? FileDeviceKeyStore)?.path ?? String(describing: type(of: store))
     }
 
     static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {

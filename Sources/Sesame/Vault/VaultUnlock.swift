@@ -1,9 +1,10 @@
 /// What opens a vault: the secret behind one of its ``KeySlot``s.
 public enum VaultUnlock: Sendable {
-    /// The device key file.
+    /// The device key. Only read: a missing key is never created.
     ///
-    /// - Parameter keyFile: The key file; `nil` for the default next to the vault.
-    case device(keyFile: String? = nil)
+    /// - Parameter keyStore: Where the key is kept; `nil` for the vault's
+    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:)``).
+    case device(keyStore: (any DeviceKeyStore)? = nil)
     /// The passcode.
     case passcode(SecretBytes)
     /// The recovery key printed at creation.

@@ -40,7 +40,7 @@ struct FeatureAccess {
             appIdentifier: Self.appIdentifier,
             authenticators: authenticators,
             store: VaultFeatureProtectionStore(vault),
-            deviceKeys: FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: path)),
+            deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path),
             ownerVerification: verification
         )
         noInteraction = options.noInteraction

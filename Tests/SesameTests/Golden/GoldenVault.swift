@@ -80,7 +80,7 @@ enum GoldenVault {
 
         let protection = FeatureProtection(
             appIdentifier: appIdentifier, authenticators: machine.authenticators, store: VaultFeatureProtectionStore(vault),
-            deviceKeys: FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: path)))
+            deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
         try await protection.enable("transfer", policy: .biometricsOrDevicePasscode)
 
         let lock = AppPasscode(appIdentifier: appIdentifier, store: VaultAppPasscodeStore(vault),

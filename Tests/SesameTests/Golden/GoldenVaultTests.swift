@@ -121,7 +121,7 @@ struct GoldenVaultTests {
         #expect(try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
         let protection = FeatureProtection(
             appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultFeatureProtectionStore(vault),
-            deviceKeys: FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: path)))
+            deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
         #expect(try await protection.protectedFeatures() == ["transfer": .biometricsOrDevicePasscode])
 
         let lock = AppPasscode(appIdentifier: GoldenVault.appIdentifier, store: VaultAppPasscodeStore(vault),

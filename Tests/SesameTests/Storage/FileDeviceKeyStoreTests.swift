@@ -28,6 +28,27 @@ struct FileDeviceKeyStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/keys/device") == ["device.key"], "no temporary or lock file is left")
     }
 
+    @Test("Eight processes creating vaults in one directory at once share one device key, and each vault opens with it")
+    func concurrentProcesses() async throws {
+        let paths = (0..<8).map { directory.path + "/vaults/vault-\($0).sqlite" }
+        let processes = try paths.map { path in
+            let process = Process()
+            process.executableURL = VaultProcessesTests.stress
+            process.arguments = ["create", path]
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/vaults/device") == ["device.key"])
+        for path in paths {
+            // A vault wrapped under another process's key would not open.
+            _ = try await Vault.open(at: path, unlock: .device(), authenticators: Authenticators(appName: "test"))
+        }
+    }
+
     @Test("Reading an existing key creates and changes nothing; a missing key reads as nil without creating its directory")
     func readsNeverWrite() async throws {
         let path = directory.path + "/device/device.key"

@@ -134,7 +134,7 @@ package struct PrivateFile: Sendable {
     /// lock, or for a file that is only ever created whole.
     ///
     /// - Parameter limit: The most bytes the file may hold.
-    package func read(limit: Int = maximumSize) throws -> [UInt8]? {
+    package func read(limit: Int = maximumSize) throws(Failure) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }

@@ -1,0 +1,121 @@
+import Foundation
+@testable import Sesame
+import SesameTesting
+import Testing
+
+/// The vault's device slot goes through the ``DeviceKeyStore`` seam, the same
+/// one feature protection uses: opening only reads, creating may create.
+@Suite("Vault: device key store")
+struct VaultDeviceKeyStoreTests {
+    let directory: TemporaryDirectory
+    var path: String { directory.path + "/vault.sqlite" }
+    var keyPath: String { Vault.defaultDeviceKeyPath(forVaultAt: path) }
+    let authenticators = Authenticators(appName: "test")
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// A store that counts its calls and never creates a key on a read.
+    final class CountingStore: DeviceKeyStore, @unchecked Sendable {
+        private let lock = NSLock()
+        private var key: SecretBytes?
+        private(set) var creations = 0
+        private(set) var reads = 0
+
+        func deviceKey() async throws -> SecretBytes {
+            lock.withLock {
+                creations += 1
+                if key == nil { key = SecretBytes(Array(repeating: 7, count: 32)) }
+                return key!
+            }
+        }
+
+        func existingDeviceKey() async throws -> SecretBytes? {
+            lock.withLock {
+                reads += 1
+                return key
+            }
+        }
+    }
+
+    struct Unavailable: Error {}
+
+    /// A store whose key cannot be read at all.
+    struct FailingStore: DeviceKeyStore {
+        func deviceKey() async throws -> SecretBytes { throw Unavailable() }
+        func existingDeviceKey() async throws -> SecretBytes? { throw Unavailable() }
+    }
+
+    private func status(_ body: () async throws(VaultError) -> Void) async -> VaultError.Status? {
+        do throws(VaultError) {
+            try await body()
+            return nil
+        } catch {
+            return error.status
+        }
+    }
+
+    @Test("Any store serves the device slot: created through deviceKey(), opened through existingDeviceKey() only")
+    func anyStore() async throws {
+        let store = CountingStore()
+        _ = try await Vault.create(at: path, slots: [.device(keyStore: store), .recovery], authenticators: authenticators)
+        #expect(store.creations == 1)
+        _ = try await Vault.open(at: path, unlock: .device(keyStore: store), authenticators: authenticators)
+        #expect(store.creations == 1, "opening never creates a key")
+        #expect(store.reads >= 1)
+        // The default store is the vault's own key file, which this vault never had.
+        #expect(await status { () throws(VaultError) in
+            _ = try await Vault.open(at: path, unlock: .device(), authenticators: authenticators)
+        } == .locked)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/device"), "a failed device open creates nothing")
+    }
+
+    @Test("A store with no key is locked (the passcode or recovery key still opens); an unreadable one is ioError")
+    func missingOrFailing() async throws {
+        _ = try await Vault.create(at: path, slots: [.device(keyStore: CountingStore()), .recovery], authenticators: authenticators)
+        let empty = CountingStore()
+        #expect(await status { () throws(VaultError) in
+            _ = try await Vault.open(at: path, unlock: .device(keyStore: empty), authenticators: authenticators)
+        } == .locked)
+        #expect(empty.creations == 0)
+        #expect(await status { () throws(VaultError) in
+            _ = try await Vault.open(at: path, unlock: .device(keyStore: FailingStore()), authenticators: authenticators)
+        } == .ioError)
+    }
+
+    @Test("The default key file: 31 bytes is damaged, mode 0640 insecurePermissions, another user's insecurePermissions, missing locked")
+    func defaultKeyFile() async throws {
+        _ = try await Vault.create(at: path, slots: [.device(), .recovery], authenticators: authenticators)
+        let open = { () async -> VaultError.Status? in
+            await status { () throws(VaultError) in
+                _ = try await Vault.open(at: path, unlock: .device(), authenticators: authenticators)
+            }
+        }
+        #expect(await open() == nil)
+        let key = try Data(contentsOf: URL(fileURLWithPath: keyPath))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: keyPath)
+        #expect(await open() == .insecurePermissions)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
+        if geteuid() == 0 {
+            #expect(chown(keyPath, 65534, 65534) == 0)
+            #expect(await open() == .insecurePermissions)
+            #expect(chown(keyPath, geteuid(), getegid()) == 0)
+        }
+        try key.prefix(31).write(to: URL(fileURLWithPath: keyPath))
+        #expect(await open() == .damaged)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keyPath)).count == 31, "a damaged key is never replaced")
+        try FileManager.default.removeItem(atPath: keyPath)
+        #expect(await open() == .locked)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/device").isEmpty, "opening creates no key")
+    }
+
+    @Test("Feature protection and the vault use the same store and key by default")
+    func sharedWithFeatureProtection() async throws {
+        _ = try await Vault.create(at: path, slots: [.device()], authenticators: authenticators)
+        let store = Vault.defaultDeviceKeyStore(forVaultAt: path)
+        let key = try #require(try await store.existingDeviceKey())
+        #expect(key.withUnsafeBytes { Data($0) } == (try Data(contentsOf: URL(fileURLWithPath: keyPath))))
+        _ = try await Vault.open(at: path, unlock: .device(keyStore: store), authenticators: authenticators)
+    }
+}
