@@ -109,6 +109,11 @@ package struct PrivateFile: Sendable {
     package static func requirePrivate(_ path: String) throws(Failure) {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
+        try requirePrivate(info, path: path)
+    }
+
+    /// The one check: not a link, closed to group and others, ours.
+    private static func requirePrivate(_ info: stat, path: String) throws(Failure) {
         if (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFLNK) { throw Failure.symbolicLink(path: path) }
         let mode = UInt32(info.st_mode) & 0o777
         if mode & 0o077 != 0 { throw Failure.insecurePermissions(path: path, mode: mode) }
@@ -141,7 +146,10 @@ package struct PrivateFile: Sendable {
             throw Failure.systemCall("open", path: path, errno: errno)
         }
         defer { close(descriptor) }
-        try Self.requirePrivate(path)
+        // The file that was opened is the one checked, whatever is at the path now.
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
+        try Self.requirePrivate(info, path: path)
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -170,7 +178,7 @@ package struct PrivateFile: Sendable {
             throw Failure.systemCall("write", path: temporary, errno: failure)
         }
         guard rename(temporary, path) == 0 else { throw Failure.systemCall("rename", path: path, errno: errno) }
-        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY)
         if directoryDescriptor >= 0 {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
