@@ -69,7 +69,7 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
     }
 
     /// The key, or `nil` when there is no key file (nor its directory).
-    func existingKey() throws(KeyError) -> SecretBytes? {
+    private func existingKey() throws(KeyError) -> SecretBytes? {
         guard PrivateFile.exists(file.directory) else { return nil }
         var bytes: [UInt8]
         do throws(PrivateFile.Failure) {
@@ -85,7 +85,7 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
     }
 
     /// The key, created (in a 0700 directory) when there is none.
-    func keyCreatingIfMissing() throws(KeyError) -> SecretBytes {
+    private func keyCreatingIfMissing() throws(KeyError) -> SecretBytes {
         if let key = try existingKey() { return key }
         do throws(PrivateFile.Failure) {
             try PrivateFile.createDirectories(file.directory)
