@@ -286,6 +286,9 @@ public final class Vault: Sendable {
         guard let key else {
             throw VaultError(.locked, "The device key \(deviceKeyName(store)) is missing; unlock the vault with its passcode or recovery key")
         }
+        guard key.count == 32 else {
+            throw VaultError(.damaged, "The device key \(deviceKeyName(store)) is not 32 bytes; Sesame will not use it")
+        }
         return key
     }
 

@@ -47,6 +47,12 @@ struct VaultDeviceKeyStoreTests {
         func existingDeviceKey() async throws -> SecretBytes? { throw Unavailable() }
     }
 
+    /// A store whose key is too short.
+    struct ShortKeyStore: DeviceKeyStore {
+        func deviceKey() async throws -> SecretBytes { SecretBytes(Array(repeating: 1, count: 31)) }
+        func existingDeviceKey() async throws -> SecretBytes? { try await deviceKey() }
+    }
+
     private func status(_ body: () async throws(VaultError) -> Void) async -> VaultError.Status? {
         do throws(VaultError) {
             try await body()
@@ -71,7 +77,7 @@ struct VaultDeviceKeyStoreTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/device"), "a failed device open creates nothing")
     }
 
-    @Test("A store with no key is locked (the passcode or recovery key still opens); an unreadable one is ioError")
+    @Test("A store with no key is locked (the passcode or recovery key still opens); an unreadable one is ioError, a short key damaged")
     func missingOrFailing() async throws {
         _ = try await Vault.create(at: path, slots: [.device(keyStore: CountingStore()), .recovery], authenticators: authenticators)
         let empty = CountingStore()
@@ -82,6 +88,9 @@ struct VaultDeviceKeyStoreTests {
         #expect(await status { () throws(VaultError) in
             _ = try await Vault.open(at: path, unlock: .device(keyStore: FailingStore()), authenticators: authenticators)
         } == .ioError)
+        #expect(await status { () throws(VaultError) in
+            _ = try await Vault.open(at: path, unlock: .device(keyStore: ShortKeyStore()), authenticators: authenticators)
+        } == .damaged)
     }
 
     @Test("The default key file: 31 bytes is damaged, mode 0640 insecurePermissions, another user's insecurePermissions, missing locked")
