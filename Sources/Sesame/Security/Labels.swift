@@ -32,6 +32,12 @@ package enum Labels {
     static let itemValue = "sesame.item-value"
     /// The MAC input of an item row.
     static let itemRow = "sesame.item-row"
+    /// A private key sealed under its key (SPEC D7).
+    static let privateKey = "sesame.private-key"
+    /// A private key's own key sealed under a class key.
+    static let privateKeyWrapping = "sesame.private-key-wrapping"
+    /// The MAC input of a key row.
+    static let keyRow = "sesame.key-row"
     /// A sealed settings record.
     static let setting = "sesame.setting"
 

@@ -78,7 +78,7 @@ extension Vault {
         let finished = updated
         try await write { db in
             // Only the row that was judged; a concurrent change wins.
-            guard let current = try ItemRow.fetch(db, service: row.service, account: row.account).map({ row throws in try ItemRow(row) }),
+            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account).map({ row throws in try ItemRow(row) }),
                   current.mac == row.mac else { return }
             try finished.replace(db)
         }
@@ -112,7 +112,7 @@ extension Vault {
             let classKey = KeyDerivation.classKey(
                 keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: wrapping.factors, domainState: domainState, passwordKey: passwordKey)
-            let associatedData = Wrapping.associatedData(itemID: row.id, factors: wrapping.factors)
+            let associatedData = Wrapping.associatedData(row.wrappingLabel, itemID: row.id, factors: wrapping.factors)
             if var bytes = Envelope.open(wrapping.sealed, key: classKey, associatedData: associatedData) {
                 defer { wipe(&bytes) }
                 return SymmetricKey(data: bytes)

@@ -53,55 +53,17 @@ extension Vault {
             throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
         }
         let name = "\"\(account)\" of \"\(service)\""
-        if accessibility == .whenPasscodeSetThisDeviceOnly {
-            guard let verifier = authenticators.devicePasscode, case .set = await verifier.currentState() else {
-                throw VaultError(.notAvailable, "\(name) is whenPasscodeSetThisDeviceOnly, but no device passcode is set")
-            }
-        }
-        let context = context ?? makeContext()
-        var domainState: DomainState?
-        if accessControl.flags.contains(.biometryCurrentSet) {
-            domainState = context.authorization(for: accessControl, operation: .createItem)?.domainState ?? context.domainState
-            if domainState == nil {
-                do throws(AuthenticationError) {
-                    try await context.canEvaluate(.biometrics)
-                } catch {
-                    throw VaultError(.notAvailable, "\(name) is bound to the current biometric enrolment, but biometrics cannot be used: \(error.message)", authenticationError: error)
-                }
-                domainState = context.domainState
-            }
-            guard domainState != nil else {
-                throw VaultError(.notAvailable, "\(name) is bound to the current biometric enrolment, but the sensor does not report one")
-            }
-        }
-        let password = context.credential(.applicationPassword)
-        if accessControl.flags.contains(.applicationPassword) && password == nil {
-            throw VaultError(.authFailed, "\(name) is protected by an application password, but none is set on the context (SPEC D6)")
-        }
-
+        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
         let id = Int64.random(in: 1...Int64.max)
         let itemKey = SymmetricKey(size: .bits256)
-        let cost = applicationPasswordCost
-        var wrappings: [Wrapping] = []
-        for factors in accessControl.wrappingFactorSets {
-            var salt: [UInt8] = []
-            var passwordKey: SymmetricKey?
-            if factors.contains(.applicationPassword), let password {
-                salt = KeyDerivation.randomBytes(16)
-                passwordKey = try derivePasswordKey(password, salt: salt, cost: cost)
-            }
-            let classKey = KeyDerivation.classKey(
-                keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
-                factors: factors, domainState: domainState, passwordKey: passwordKey)
-            let sealed = try Envelope.seal(itemKey.bytes, key: classKey, associatedData: Wrapping.associatedData(itemID: id, factors: factors))
-            wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))
-        }
+        let wrappings = try wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
+                                 protection: protection)
         let now = authenticators.clock.now().timeIntervalSince1970
         var row = ItemRow(
             id: id, service: service, account: account, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
-            created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: Wrapping.encode(wrappings),
-            commitment: domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+            created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: wrappings,
+            commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
         try await write { db in
@@ -241,11 +203,15 @@ extension Vault {
 
     // MARK: Helpers
 
-    func verifiedRow(service: String, account: String) async throws(VaultError) -> ItemRow {
+    /// The row of `service`/`account` in `table` (`item`, or `key` for
+    /// ``KeyAlgorithm`` keys), after checking its MAC.
+    func verifiedRow(table: String = "item", service: String, account: String) async throws(VaultError) -> ItemRow {
         let row = try await readDatabase { db in
-            try ItemRow.fetch(db, service: service, account: account).map { row throws in try ItemRow(row) }
+            try ItemRow.fetch(db, table: table, service: service, account: account).map { row throws in try ItemRow(row) }
         }
-        guard let row else { throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\"") }
+        guard let row, (row.key == nil) == (table == "item") else {
+            throw VaultError(.itemNotFound, "No \(table) \"\(account)\" of \"\(service)\"")
+        }
         guard keyring.verify(row) else {
             throw VaultError(.tampered, "\(row.name) failed its integrity check: its row was edited, swapped or damaged. Sesame does not repair it")
         }

@@ -5,11 +5,23 @@ import Foundation
 #endif
 import GRDB
 
-/// One row of the `item` table, as stored.
+/// One row of the `item` table, or of the `key` table (SPEC D7), as stored.
 ///
 /// `mac` covers every other column, `id` included, so editing any column,
 /// or moving a ciphertext or wrapping to another row, fails verification.
+/// A key row is an item row whose value is a private key, plus its
+/// algorithm and public key; its labels differ from an item's in the MAC,
+/// the wrappings and the value, so no key row can pass for an item (whose
+/// value `read` would return) nor the other way round.
 struct ItemRow: Sendable {
+    /// What only a key row has.
+    struct KeyColumns: Sendable, Equatable {
+        /// A ``KeyAlgorithm`` raw value.
+        var algorithm: String
+        /// The public key's raw representation.
+        var publicKey: [UInt8]
+    }
+
     var id: Int64
     var service: String
     var account: String
@@ -22,11 +34,20 @@ struct ItemRow: Sendable {
     var commitment: [UInt8]?
     var ciphertext: [UInt8]
     var mac: [UInt8]
+    /// Set for a row of the `key` table.
+    var key: KeyColumns?
 
     static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
+    static let keyTableColumns = columns + ", algorithm, public_key"
+
+    /// The table the row lives in.
+    var table: String { key == nil ? "item" : "key" }
+
+    static func columns(of table: String) -> String { table == "key" ? keyTableColumns : columns }
 
     init(id: Int64, service: String, account: String, label: String?, accessibility: String, accessControl: String,
-         created: Double, modified: Double, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = []) {
+         created: Double, modified: Double, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = [],
+         key: KeyColumns? = nil) {
         self.id = id
         self.service = service
         self.account = account
@@ -39,6 +60,7 @@ struct ItemRow: Sendable {
         self.commitment = commitment
         self.ciphertext = ciphertext
         self.mac = mac
+        self.key = key
     }
 
     /// Reads a row; a column of the wrong type means the file was edited.
@@ -53,14 +75,17 @@ struct ItemRow: Sendable {
             created: try columns.value("created"), modified: try columns.value("modified"),
             wrappings: Array(try columns.value("wrappings", as: Data.self)),
             commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
-            ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self))
+            ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
+            key: row.hasColumn("algorithm")
+                ? KeyColumns(algorithm: try columns.value("algorithm"), publicKey: Array(try columns.value("public_key", as: Data.self)))
+                : nil
         )
     }
 
-    var name: String { "\"\(account)\" of \"\(service)\"" }
+    var name: String { (key == nil ? "" : "key ") + "\"\(account)\" of \"\(service)\"" }
 
     var macInput: [UInt8] {
-        Envelope.associatedData(Labels.itemRow) { writer in
+        Envelope.associatedData(key == nil ? Labels.itemRow : Labels.keyRow) { writer in
         writer.u64(UInt64(bitPattern: id))
         writer.field(service)
         writer.field(account)
@@ -72,40 +97,53 @@ struct ItemRow: Sendable {
         writer.field(wrappings)
         if let commitment { writer.u8(1); writer.field(commitment) } else { writer.u8(0) }
         writer.field(ciphertext)
+        if let key {
+            writer.field(key.algorithm)
+            writer.field(key.publicKey)
+        }
         }
     }
 
-    /// The AES-GCM associated data of the value: format version and the
-    /// item's identity and protection, so a ciphertext only opens in its own row.
-    static func associatedData(id: Int64, service: String, account: String, accessibility: String, accessControl: String) -> [UInt8] {
-        Envelope.associatedData(Labels.itemValue) { writer in
+    /// The AES-GCM associated data of the value (a key's private key): format
+    /// version and the row's identity and protection, so a ciphertext only
+    /// opens in its own row.
+    var associatedData: [UInt8] {
+        Envelope.associatedData(key == nil ? Labels.itemValue : Labels.privateKey) { writer in
             writer.u64(UInt64(bitPattern: id))
             writer.field(service)
             writer.field(account)
             writer.field(accessibility)
             writer.field(accessControl)
+            if let key { writer.field(key.algorithm) }
         }
     }
 
-    var associatedData: [UInt8] {
-        Self.associatedData(id: id, service: service, account: account, accessibility: accessibility, accessControl: accessControl)
-    }
+    /// The label of the associated data of this row's wrappings.
+    var wrappingLabel: String { key == nil ? Labels.itemKey : Labels.privateKeyWrapping }
 
     var arguments: StatementArguments {
-        [id, service, account, label, accessibility, accessControl, created, modified,
-         Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)]
+        var arguments: StatementArguments = [id, service, account, label, accessibility, accessControl, created, modified,
+                                             Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)]
+        if let key { arguments += [key.algorithm, Data(key.publicKey)] }
+        return arguments
     }
 
     func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO item (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: arguments)
+        let columns = Self.columns(of: table)
+        let placeholders = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", arguments: arguments)
     }
 
     func replace(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
         try insert(db)
     }
 
-    static func fetch(_ db: Database, service: String, account: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM item WHERE service = ? AND account = ?", arguments: [service, account])
+    /// The row of `service`/`account` in `table` (`item` or `key`); `nil`
+    /// when there is none, or no `key` table yet (a vault from before format 3).
+    static func fetch(_ db: Database, table: String = "item", service: String, account: String) throws -> Row? {
+        if table == "key", try !db.tableExists("key") { return nil }
+        return try Row.fetchOne(db, sql: "SELECT \(columns(of: table)) FROM \(table) WHERE service = ? AND account = ?",
+                                arguments: [service, account])
     }
 }

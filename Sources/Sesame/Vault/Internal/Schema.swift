@@ -10,7 +10,7 @@ import GRDB
 /// file instead of misreading it. A change of layout is a new migration and
 /// keeps the golden vault test (Tests/SesameTests/Golden) passing.
 enum Schema {
-    static let format = 2
+    static let format = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -58,6 +58,33 @@ enum Schema {
                 try PasscodeSlotLedger.reset(db)
             }
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("2".utf8)])
+        }
+        // Format 3: protected keys (SPEC D7), a table of their own so that no
+        // API that reads items can ever reach a private key. The columns are
+        // an item's (the value is the sealed private key) plus the algorithm
+        // and the public key. Created when the first key is made; a vault
+        // without it simply has no keys.
+        migrator.registerMigration("v3-keys") { db in
+            try db.execute(sql: """
+                CREATE TABLE key (
+                    id INTEGER PRIMARY KEY NOT NULL,
+                    service TEXT NOT NULL,
+                    account TEXT NOT NULL,
+                    label TEXT,
+                    accessibility TEXT NOT NULL,
+                    access_control TEXT NOT NULL,
+                    created REAL NOT NULL,
+                    modified REAL NOT NULL,
+                    wrappings BLOB NOT NULL,
+                    commitment BLOB,
+                    ciphertext BLOB NOT NULL,
+                    mac BLOB NOT NULL,
+                    algorithm TEXT NOT NULL,
+                    public_key BLOB NOT NULL,
+                    UNIQUE (service, account)
+                );
+                """)
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
         }
         return migrator
     }

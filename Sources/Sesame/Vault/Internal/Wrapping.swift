@@ -10,8 +10,9 @@ struct Wrapping: Sendable {
     /// AES-GCM nonce ‖ sealed item key ‖ tag.
     var sealed: [UInt8]
 
-    static func associatedData(itemID: Int64, factors: Set<AccessControl.Flag>) -> [UInt8] {
-        Envelope.associatedData(Labels.itemKey) { writer in
+    /// - Parameter label: ``ItemRow/wrappingLabel``: an item's or a private key's.
+    static func associatedData(_ label: String, itemID: Int64, factors: Set<AccessControl.Flag>) -> [UInt8] {
+        Envelope.associatedData(label) { writer in
             writer.u64(UInt64(bitPattern: itemID))
             writer.u8(factors.mask)
         }

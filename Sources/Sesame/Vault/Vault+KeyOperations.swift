@@ -1,0 +1,133 @@
+import Crypto
+
+/// Using a protected key (SPEC D7): each operation runs the key's access
+/// control as reading an item does (D1 lockout first, D3 a context
+/// authorised for that very operation, D5 enrolment binding), then uses the
+/// private key inside the vault and drops it.
+extension Vault {
+    /// Signs `data` with a signing key (SPEC A12 `useKeySign`).
+    ///
+    /// Ed25519 signs the message itself (RFC 8032); P-256 signs its SHA-256
+    /// (ECDSA, FIPS 186-4), as `SecKeyCreateSignature` with
+    /// `ecdsaSignatureMessageX962SHA256` does. OpenSSL, OpenSSH and any other
+    /// implementation verify the result.
+    ///
+    /// - Parameters:
+    ///   - data: The message.
+    ///   - name: The key's name.
+    ///   - service: The key's service.
+    ///   - encoding: Ed25519: ``SignatureEncoding/raw`` only. P-256:
+    ///     ``SignatureEncoding/der`` (the default) or ``SignatureEncoding/raw``.
+    ///   - operationPrompt: Why, shown on the prompt.
+    ///   - context: Authorised for ``AccessControlOperation/useKeySign`` (no
+    ///     prompt; an authorisation for another operation does not count), or
+    ///     one to prompt on.
+    /// - Returns: The signature.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `invalidArgument` (not a
+    ///   signing key, an encoding the algorithm lacks), `userCanceled`,
+    ///   `authFailed`, `interactionNotAllowed`, `notAvailable`,
+    ///   `itemInvalidated`, `tampered`, `ioError`.
+    public func sign(
+        _ data: [UInt8], withKey name: String, service: String, encoding: SignatureEncoding? = nil,
+        operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> [UInt8] {
+        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let algorithm = try Self.algorithm(of: row, for: .signing)
+        let encoding = encoding ?? (algorithm == .ed25519 ? .raw : .der)
+        guard algorithm != .ed25519 || encoding == .raw else {
+            throw VaultError(.invalidArgument, "Ed25519 signatures are 64 raw bytes; DER applies to P-256 keys")
+        }
+        let key = try await privateKey(row, algorithm: algorithm, operation: .useKeySign, prompt: operationPrompt, context: context)
+        return try key.sign(data, encoding: encoding)
+    }
+
+    /// Decrypts what was encrypted to a key-agreement key's public key
+    /// (SPEC A12 `useKeyDecrypt`): ``PublicKey/encrypt(_:)``, or on Apple
+    /// platforms `SecKeyCreateEncryptedData` with
+    /// `eciesEncryptionCofactorVariableIVX963SHA256AESGCM`.
+    ///
+    /// The construction: ciphertext = E ‖ C ‖ T with E the sender's
+    /// ephemeral public key (P-256: 65-byte X9.63 point; X25519: 32 bytes);
+    /// Z = ECDH(this key, E); K ‖ IV = X9.63 KDF (SHA-256, shared info E) of
+    /// Z, 32 bytes; C ‖ T = AES-128-GCM(K, IV), 16-byte tag, no associated data.
+    ///
+    /// - Parameters:
+    ///   - ciphertext: E ‖ C ‖ T.
+    ///   - name: The key's name.
+    ///   - service: The key's service.
+    ///   - operationPrompt: Why, shown on the prompt.
+    ///   - context: Authorised for ``AccessControlOperation/useKeyDecrypt``, or one to prompt on.
+    /// - Returns: The plaintext; wiped when released.
+    /// - Throws: ``VaultError`` as ``sign(_:withKey:service:encoding:operationPrompt:context:)``;
+    ///   `authFailed` when the ciphertext does not decrypt with this key
+    ///   (another key's, or changed bytes).
+    public func decrypt(
+        _ ciphertext: [UInt8], withKey name: String, service: String, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> SecretBytes {
+        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let algorithm = try Self.algorithm(of: row, for: .keyAgreement)
+        let key = try await privateKey(row, algorithm: algorithm, operation: .useKeyDecrypt, prompt: operationPrompt, context: context)
+        guard var plaintext = try key.decrypt(ciphertext) else {
+            throw VaultError(.authFailed, "The ciphertext does not decrypt with \(row.name): it was made for another key, or changed")
+        }
+        defer { wipe(&plaintext) }
+        return SecretBytes(plaintext)
+    }
+
+    /// The raw shared secret of a key-agreement key and `peer` (SPEC A12
+    /// `useKeyKeyExchange`): the X25519 output (RFC 7748) or the P-256 ECDH
+    /// x-coordinate, as `openssl pkeyutl -derive` and
+    /// `SecKeyCopyKeyExchangeResult` give. Feed it to a KDF before use.
+    ///
+    /// - Parameters:
+    ///   - name: The key's name.
+    ///   - service: The key's service.
+    ///   - peer: The other side's public key, of the same algorithm.
+    ///   - operationPrompt: Why, shown on the prompt.
+    ///   - context: Authorised for ``AccessControlOperation/useKeyKeyExchange``, or one to prompt on.
+    /// - Returns: The shared secret; wiped when released.
+    /// - Throws: ``VaultError`` as ``sign(_:withKey:service:encoding:operationPrompt:context:)``;
+    ///   `invalidArgument` for a peer key of another algorithm.
+    public func sharedSecret(
+        withKey name: String, service: String, peer: PublicKey, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> SecretBytes {
+        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let algorithm = try Self.algorithm(of: row, for: .keyAgreement)
+        guard peer.algorithm == algorithm else {
+            throw VaultError(.invalidArgument, "\(row.name) is \(algorithm); the peer key is \(peer.algorithm)")
+        }
+        let key = try await privateKey(row, algorithm: algorithm, operation: .useKeyKeyExchange, prompt: operationPrompt, context: context)
+        let secret = try key.sharedSecret(with: peer)
+        return secret.withUnsafeBytes { SecretBytes($0) }
+    }
+
+    // MARK: Helpers
+
+    /// The row's algorithm, checked for `purpose` before anyone is prompted.
+    private static func algorithm(of row: ItemRow, for purpose: KeyAlgorithm.Purpose) throws(VaultError) -> KeyAlgorithm {
+        guard let raw = row.key?.algorithm, let algorithm = KeyAlgorithm(rawValue: raw) else {
+            throw VaultError(.tampered, "\(row.name) has an algorithm this Sesame does not know")
+        }
+        guard algorithm.purpose == purpose else {
+            throw VaultError(.invalidArgument, algorithm.purpose == .signing
+                ? "\(row.name) is an \(algorithm) key: it signs, and cannot decrypt or agree on a secret"
+                : "\(row.name) is an \(algorithm) key: it decrypts and agrees on secrets, and cannot sign")
+        }
+        return algorithm
+    }
+
+    /// Authenticates for the key's access control and `operation`, then
+    /// opens its sealed private key.
+    private func privateKey(
+        _ row: ItemRow, algorithm: KeyAlgorithm, operation: AccessControlOperation, prompt: String, context: AuthenticationContext?
+    ) async throws(VaultError) -> PrivateKeyMaterial {
+        let rowKey = try await unlockItemKey(row, operation: operation, prompt: prompt, context: context)
+        var stored = try open(row.ciphertext, key: rowKey, associatedData: row.associatedData, what: "the private key of \(row.name)")
+        defer { wipe(&stored) }
+        let key = try PrivateKeyMaterial(algorithm: algorithm, stored: stored)
+        guard key.publicKey.rawRepresentation == row.key?.publicKey else {
+            throw VaultError(.tampered, "The private key of \(row.name) does not match its public key")
+        }
+        return key
+    }
+}

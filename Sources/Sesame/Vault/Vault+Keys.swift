@@ -1,0 +1,192 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// Protected keys (SPEC D7): made or imported inside the vault, used there,
+/// never returned. A key is protected exactly as an item is (the same
+/// wrappings, class keys, row MAC and enrolment binding), in a table of its
+/// own so that no item API can reach a private key.
+extension Vault {
+    /// Creates a key pair inside the vault (SPEC A12 `createKey`, D7).
+    ///
+    /// The private key is made here, sealed at once, and never returned by
+    /// any API; export skips it. `privateKeyUsage` is added to
+    /// `accessControl`, as the Secure Enclave requires.
+    ///
+    /// - Parameters:
+    ///   - service: The service it belongs to; not empty.
+    ///   - name: Its name within the service; not empty.
+    ///   - algorithm: What it is for (signing or key agreement) and its curve.
+    ///   - label: A label for people (an OpenSSH comment, say).
+    ///   - accessibility: A "ThisDeviceOnly" class;
+    ///     ``ItemAccessibility/whenUnlockedThisDeviceOnly`` by default.
+    ///   - accessControl: Who may use it; none (any caller of an open vault) by default.
+    ///   - context: Supplies the application password and the enrolment for
+    ///     `biometryCurrentSet`; may be authorised for ``AccessControlOperation/createKey``.
+    /// - Returns: The new key's attributes and public key.
+    /// - Throws: ``VaultError`` with `duplicateItem` (a key of that name
+    ///   exists), `invalidArgument` (empty names, an accessibility that may
+    ///   leave the device), `notAvailable`, `authFailed`, `ioError`.
+    public func createKey(
+        service: String, name: String, algorithm: KeyAlgorithm, label: String? = nil,
+        accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
+        context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> VaultKey {
+        try await storeKey(PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+                           accessibility: accessibility, accessControl: accessControl, context: context)
+    }
+
+    /// Imports an existing private key (PEM: PKCS#8 or SEC1; OpenSSH,
+    /// unencrypted), after which it is a protected key like any other: it
+    /// can be used, never read back. Delete the file it came from.
+    ///
+    /// - Parameters:
+    ///   - privateKey: The file's contents.
+    ///   - service: The service it belongs to; not empty.
+    ///   - name: Its name within the service; not empty.
+    ///   - algorithm: ``KeyAlgorithm/p256Agreement`` to import a P-256 key for
+    ///     key agreement (files do not say); otherwise optional and checked.
+    ///   - label: A label; the OpenSSH comment when `nil` and the file has one.
+    ///   - accessibility: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    ///   - accessControl: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    ///   - context: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    /// - Returns: The key's attributes and public key.
+    /// - Throws: ``VaultError`` as ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``;
+    ///   `invalidArgument` for a file that is not a supported, unencrypted
+    ///   private key (the message never quotes it).
+    public func importKey(
+        _ privateKey: SecretBytes, service: String, name: String, algorithm: KeyAlgorithm? = nil, label: String? = nil,
+        accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
+        context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> VaultKey {
+        let text = privateKey.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let (key, comment) = try PrivateKeyMaterial.importing(text, algorithm: algorithm)
+        return try await storeKey(key, service: service, name: name, label: label ?? comment,
+                                  accessibility: accessibility, accessControl: accessControl, context: context)
+    }
+
+    /// One key's attributes and public key. Never prompts, decrypts nothing.
+    ///
+    /// - Parameters:
+    ///   - service: The key's service.
+    ///   - name: The key's name.
+    /// - Returns: The key.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
+    public func key(service: String, name: String) async throws(VaultError) -> VaultKey {
+        let row = try await verifiedRow(table: "key", service: service, account: name)
+        guard let key = row.keyAttributes else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        return key
+    }
+
+    /// Every key's attributes and public key. Never prompts.
+    ///
+    /// - Parameter service: Only this service's keys; all by default.
+    /// - Returns: The keys, sorted by service and name.
+    /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
+    public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
+        let rows = try await readDatabase { db -> [ItemRow] in
+            guard try db.tableExists("key") else { return [] }
+            let sql = "SELECT \(ItemRow.keyTableColumns) FROM key" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
+        }
+        var keys: [VaultKey] = []
+        var tampered: [String] = []
+        for row in rows {
+            guard keyring.verify(row), let key = row.keyAttributes else {
+                tampered.append(row.name)
+                continue
+            }
+            keys.append(key)
+        }
+        guard tampered.isEmpty else {
+            throw VaultError(.tampered, "These keys failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
+        }
+        return keys
+    }
+
+    /// Deletes a key. Never prompts, as the keychain's delete; what it
+    /// signed stays verifiable with its public key, nothing can sign again.
+    ///
+    /// - Parameters:
+    ///   - service: The key's service.
+    ///   - name: The key's name.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
+    public func deleteKey(service: String, name: String) async throws(VaultError) {
+        try await write { db in
+            if try db.tableExists("key") {
+                try db.execute(sql: "DELETE FROM key WHERE service = ? AND account = ?", arguments: [service, name])
+            }
+            guard try db.tableExists("key"), db.changesCount > 0 else {
+                throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\" to delete")
+            }
+        }
+    }
+
+    // MARK: Storing
+
+    private func storeKey(
+        _ key: PrivateKeyMaterial, service: String, name: String, label: String?, accessibility: ItemAccessibility,
+        accessControl requested: AccessControl, context: AuthenticationContext?
+    ) async throws(VaultError) -> VaultKey {
+        guard !service.isEmpty, !name.isEmpty else {
+            throw VaultError(.invalidArgument, "A key needs a service and a name (got \"\(service)\", \"\(name)\")")
+        }
+        let what = "key \"\(name)\" of \"\(service)\""
+        guard accessibility.isThisDeviceOnly else {
+            throw VaultError(.invalidArgument, "\(what): a private key never leaves this device (SPEC D7), so it needs a ThisDeviceOnly accessibility, not \(accessibility.rawValue)")
+        }
+        let accessControl: AccessControl
+        do {
+            accessControl = try AccessControl(requested.flags.union([.privateKeyUsage]), combination: requested.combination)
+        } catch {
+            throw VaultError(.invalidArgument, "\(what): \(error)")
+        }
+        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createKey, name: what, context: context)
+        let id = Int64.random(in: 1...Int64.max)
+        let rowKey = SymmetricKey(size: .bits256)
+        let wrappings = try wrap(rowKey, id: id, label: Labels.privateKeyWrapping, accessControl: accessControl,
+                                 accessibility: accessibility, protection: protection)
+        let now = authenticators.clock.now().timeIntervalSince1970
+        let publicKey = key.publicKey
+        var row = ItemRow(
+            id: id, service: service, account: name, label: label,
+            accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
+            created: now, modified: now, wrappings: wrappings,
+            commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [],
+            key: .init(algorithm: key.algorithm.rawValue, publicKey: publicKey.rawRepresentation))
+        var stored = key.storedBytes
+        defer { wipe(&stored) }
+        try sealValue(SecretBytes(stored), into: &row, key: rowKey)
+        let finished = row
+        do {
+            // A vault from before format 3 gets its key table first.
+            try Schema.migrator.migrate(database)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        try await write { db in
+            guard try ItemRow.fetch(db, table: "key", service: service, account: name) == nil else {
+                throw VaultError(.duplicateItem, "\(what) already exists; delete it first (Sesame never replaces a key)")
+            }
+            try finished.insert(db)
+        }
+        guard let attributes = finished.keyAttributes else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
+        return attributes
+    }
+}
+
+extension ItemRow {
+    var keyAttributes: VaultKey? {
+        guard let key, let algorithm = KeyAlgorithm(rawValue: key.algorithm),
+              let publicKey = try? PublicKey(algorithm: algorithm, rawRepresentation: key.publicKey),
+              let accessibility = ItemAccessibility(rawValue: accessibility),
+              let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
+        return VaultKey(
+            service: service, name: account, label: label, algorithm: algorithm, accessibility: accessibility,
+            accessControl: accessControl, publicKey: publicKey, created: Date(timeIntervalSince1970: created))
+    }
+}
