@@ -147,7 +147,12 @@ public final class AuthenticationContext: Sendable {
     package func authorization(for accessControl: AccessControl, operation: AccessControlOperation) -> Authorization? {
         shared.withLock { state in
             guard !state.isInvalidated else { return nil }
-            return state.authorizations.last { $0.accessControl == accessControl && $0.operation == operation }
+            // `privateKeyUsage` adds no user check (a key's stored access
+            // control always has it), so it does not make two access controls differ.
+            return state.authorizations.last {
+                $0.accessControl.userFactors == accessControl.userFactors && $0.accessControl.combination == accessControl.combination
+                    && $0.operation == operation
+            }
         }
     }
 }

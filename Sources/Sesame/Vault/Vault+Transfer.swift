@@ -7,8 +7,8 @@ extension Vault {
     ///
     /// Asks the owner once (`deviceOwner`, with `operationPrompt`) instead of
     /// once per item, as a backup would. Items it cannot open are listed in
-    /// the report with the reason, never dropped silently: "ThisDeviceOnly"
-    /// items, `biometryCurrentSet` items whose enrolment changed, and
+    /// the report with the reason, never dropped silently: protected keys
+    /// (SPEC D7: a private key never leaves), "ThisDeviceOnly" items, `biometryCurrentSet` items whose enrolment changed, and
     /// `applicationPassword` items without the right password on `context`.
     ///
     /// - Parameters:
@@ -57,6 +57,10 @@ extension Vault {
             } catch {
                 skipped.append(.init(service: row.service, account: row.account, reason: error.message))
             }
+        }
+        // SPEC D7: private keys never leave; each is named in the report.
+        for key in try await keys() {
+            skipped.append(.init(service: key.service, account: key.name, reason: "key \"\(key.name)\" is a private key; private keys never leave this device"))
         }
         let file = try ExportFile.write(entries, passphrase: passphrase, cost: cost)
         for index in entries.indices { wipe(&entries[index].value) }
