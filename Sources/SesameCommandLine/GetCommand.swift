@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Sesame
 
 /// `sesame get NAME`: the value, and nothing else, on standard output.
@@ -43,19 +38,7 @@ struct GetCommand: AsyncParsableCommand {
             } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
                 throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
             }
-            try value.withUnsafeBytes { bytes in
-                // Straight from the wiped-on-release buffer to the descriptor:
-                // no String, no stdio buffer keeps a copy.
-                var offset = 0
-                while offset < bytes.count {
-                    let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else {
-                        throw CommandFailure(status: .failure, message: "cannot write to standard output: \(String(cString: strerror(errno)))")
-                    }
-                    offset += written
-                }
-            }
+            try StandardOutput.write(value)
         }
     }
 }

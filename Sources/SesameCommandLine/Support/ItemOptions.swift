@@ -29,8 +29,6 @@ struct ItemOptions: ParsableArguments {
 
     /// Puts the application password on `context` when `control` needs one.
     func supplyPassword(for control: AccessControl, options: VaultOptions, machine: Machine, on context: AuthenticationContext) async throws {
-        guard control.flags.contains(.applicationPassword) else { return }
-        let password = try await options.applicationPassword(machine)
-        _ = context.setCredential(password, type: .applicationPassword)
+        try await options.supplyPassword(for: control, machine: machine, on: context)
     }
 }

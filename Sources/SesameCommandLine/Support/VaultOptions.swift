@@ -103,6 +103,14 @@ struct VaultOptions: ParsableArguments {
         return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
     }
 
+    /// Puts the application password on `context` when `control` needs one
+    /// (an item's or a key's).
+    func supplyPassword(for control: AccessControl, machine: Machine, on context: AuthenticationContext) async throws {
+        guard control.flags.contains(.applicationPassword) else { return }
+        let password = try await applicationPassword(machine)
+        _ = context.setCredential(password, type: .applicationPassword)
+    }
+
     /// Asks on /dev/tty, masked; never on stdin/stdout, which carry data.
     func ask(_ prompt: String, kind: AuthenticationMethod, hint: String) async throws(CommandFailure) -> SecretBytes {
         #if os(Linux)

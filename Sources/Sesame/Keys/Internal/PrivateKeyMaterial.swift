@@ -134,32 +134,37 @@ enum PrivateKeyMaterial {
     /// - Returns: The key and the OpenSSH comment, if any.
     /// - Throws: ``VaultError`` `invalidArgument`, never showing the input.
     static func importing(_ text: String, algorithm requested: KeyAlgorithm?) throws(VaultError) -> (PrivateKeyMaterial, comment: String?) {
-        guard let document = try? PEMDocument(pemString: String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())) else {
+        let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        // OpenSSH wraps its base64 at 70 columns, which strict PEM (64) refuses.
+        let document = try? PEMDocument(pemString: trimmed)
+        let openSSH = document == nil ? SSHKeyEncoding.armoredPrivateKeyFile(trimmed) : nil
+        guard document != nil || openSSH != nil else {
             throw VaultError(.invalidArgument, "Not a PEM or OpenSSH private key (expected a -----BEGIN … PRIVATE KEY----- block)")
         }
         var comment: String?
         var key: PrivateKeyMaterial
         do {
-            switch document.discriminator {
+            switch document?.discriminator ?? "OPENSSH PRIVATE KEY" {
             case "OPENSSH PRIVATE KEY":
-                let file = try SSHKeyEncoding.parsePrivateKeyFile(document.derBytes)
+                let file = try SSHKeyEncoding.parsePrivateKeyFile(openSSH ?? document!.derBytes)
                 key = try PrivateKeyMaterial(algorithm: file.algorithm, stored: file.privateKey)
                 guard key.publicKey.rawRepresentation == file.publicKey else {
                     throw VaultError(.invalidArgument, "The OpenSSH file's public key does not belong to its private key")
                 }
                 comment = file.comment.isEmpty ? nil : file.comment
             case "PRIVATE KEY":
+                let document = document!
                 switch try pkcs8Algorithm(document.derBytes) {
                 case .ed25519: key = .ed25519(try .init(derRepresentation: document.derBytes))
                 case .x25519: key = .x25519(try .init(derRepresentation: document.derBytes))
                 default: key = .p256(try .init(derRepresentation: document.derBytes))
                 }
             case "EC PRIVATE KEY":
-                key = .p256(try .init(derRepresentation: document.derBytes))
+                key = .p256(try .init(derRepresentation: document!.derBytes))
             case "ENCRYPTED PRIVATE KEY":
                 throw VaultError(.invalidArgument, "This key is encrypted; decrypt a copy first (openssl pkey -in KEY -out COPY), import the copy, then delete it")
             default:
-                throw VaultError(.invalidArgument, "A \(document.discriminator) block is not a private key Sesame can import")
+                throw VaultError(.invalidArgument, "A \(document!.discriminator) block is not a private key Sesame can import")
             }
         } catch let error as VaultError {
             throw error

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// OpenSSH's key encodings (RFC 4253 §6.6, RFC 5656 §3.1, RFC 8709 §4):
 /// the public key blob, and the unencrypted `openssh-key-v1` private key
 /// file (OpenSSH's PROTOCOL.key) for import. Its strings are a 32-bit
@@ -34,6 +40,17 @@ enum SSHKeyEncoding {
         var privateKey: [UInt8]
         var publicKey: [UInt8]
         var comment: String
+    }
+
+    /// The base64 body of an `OPENSSH PRIVATE KEY` block, decoded; `nil`
+    /// when `text` is not exactly one such block.
+    static func armoredPrivateKeyFile(_ text: String) -> [UInt8]? {
+        let begin = "-----BEGIN OPENSSH PRIVATE KEY-----", end = "-----END OPENSSH PRIVATE KEY-----"
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard lines.first == begin, lines.last == end else { return nil }
+        lines.removeFirst()
+        lines.removeLast()
+        return Data(base64Encoded: lines.joined()).map { Array($0) }
     }
 
     /// Parses the binary body of an `OPENSSH PRIVATE KEY` block.

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Sesame
+
+/// `sesame key decrypt NAME < CIPHERTEXT > PLAINTEXT`.
+struct KeyDecryptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decrypt",
+        abstract: "Decrypt standard input (ECIES) with an x25519 or p256-agreement key.",
+        discussion: """
+            The ciphertext is Apple's eciesEncryptionCofactorVariableIVX963SHA256AESGCM shape: the \
+            sender's ephemeral public key, the AES-GCM ciphertext and its 16-byte tag (see the README). \
+            `sesame key encrypt` and SecKeyCreateEncryptedData make it. Exit 4 when it does not decrypt.
+            """
+    )
+
+    @OptionGroup var key: KeyOptions
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: "Why you decrypt, shown on the prompt.")
+    var reason: String?
+
+    func validate() throws {
+        if options.passcodeFD == 0 || options.passwordFD == 0 {
+            throw ValidationError("standard input carries the ciphertext; pass the passcode or password on another descriptor")
+        }
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let plaintext = try await key.use(options) { vault, found, context in
+                let ciphertext = try SecretReader.read(descriptor: 0, what: "the ciphertext", stripNewline: false)
+                return try await vault.decrypt(ciphertext.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
+                                               operationPrompt: reason ?? "Decrypt with \(key.name)", context: context)
+            }
+            try StandardOutput.write(plaintext)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Sesame
+
+/// `sesame key import NAME < FILE`: an existing private key moves into the
+/// vault; prints its public key.
+struct KeyImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a private key (PEM or OpenSSH, unencrypted) from standard input.",
+        discussion: """
+            Reads PKCS#8 (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`) or OpenSSH (`OPENSSH PRIVATE KEY`) \
+            Ed25519, X25519 and P-256 keys from standard input, never from an argument. A P-256 key \
+            imports for signing unless --algorithm p256-agreement. Delete the file afterwards: the vault \
+            never gives the private key back.
+            """
+    )
+
+    @OptionGroup var key: KeyOptions
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: "Required for a P-256 key-agreement key; otherwise checked against the file.")
+    var algorithm: AlgorithmArgument?
+
+    @Option(help: ArgumentHelp("Who may use it: flags as for `put`, or none.", valueName: "flags|none"))
+    var access = KeyAccessArgument.standard
+
+    @Option(help: "When it may be used; only this-device-only classes.")
+    var accessibility = AccessibilityArgument(.whenUnlockedThisDeviceOnly)
+
+    @Option(help: "A label for people; by default the OpenSSH file's comment.")
+    var label: String?
+
+    @Option(help: "How to print the public key: openssh, pem or raw.")
+    var format: PublicKeyFormat?
+
+    func validate() throws {
+        _ = try KeyAccessArgument.parse(access)
+        if options.passcodeFD == 0 || options.passwordFD == 0 {
+            throw ValidationError("standard input carries the key; pass the passcode or password on another descriptor")
+        }
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let control = try KeyAccessArgument.parse(access)
+            if SecretReader.isTerminal(0) {
+                throw CommandFailure(status: .usage, message: "pipe the key file to standard input: sesame key import \(key.name) < FILE")
+            }
+            let machine = try options.machine()
+            let vault = try await options.open(machine)
+            let privateKey = try SecretReader.read(descriptor: 0, what: "the private key", stripNewline: false)
+            let context = options.context(machine)
+            try await options.supplyPassword(for: control, machine: machine, on: context)
+            let imported: VaultKey
+            do {
+                imported = try await vault.importKey(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
+                                                     label: label, accessibility: accessibility.value, accessControl: control, context: context)
+            } catch VaultError.duplicateItem {
+                throw CommandFailure(status: .failure, message: "a key \(key.name) already exists in service \(key.service); Sesame never replaces a key")
+            }
+            try StandardOutput.write(try (format ?? .standard(for: imported.algorithm)).render(imported))
+        }
+    }
+}

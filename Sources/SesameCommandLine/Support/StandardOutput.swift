@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Sesame
+
+/// Writes bytes to standard output exactly, with write(2): no String and no
+/// stdio buffer keeps a copy of a secret.
+enum StandardOutput {
+    /// Writes `bytes` whole, retrying short writes.
+    ///
+    /// - Throws: ``CommandFailure`` (exit 1) when standard output is closed or full.
+    static func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(1, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                throw CommandFailure(status: .failure, message: "cannot write to standard output: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Writes a secret straight from its wiped-on-release buffer.
+    static func write(_ secret: SecretBytes) throws {
+        try secret.withUnsafeBytes { try write($0) }
+    }
+
+    /// Writes bytes that are not secret (a signature, a ciphertext).
+    static func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+        #else
+        Darwin.write(descriptor, buffer, count)
+        #endif
+    }
+}
