@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         // The raw-SQLite floor in VaultBenchmarks uses the same GRDB as the vault.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The bare-sign baseline of KeyBenchmarks: the same library the vault signs with.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -67,6 +69,16 @@ let package = Package(
                 .product(name: "SesameTesting", package: sesame),
             ],
             path: "Benchmarks/KeyringComparisonBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "KeyBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/KeyBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -51,6 +51,9 @@ struct ExportCommandTests {
         #expect(try await SesameBinary.run(["put", "portable", "--no-interaction"], environment: sourceEnvironment, stdin: value).status == 0)
         #expect(try await SesameBinary.run(["put", "local", "--accessibility", "when-unlocked-this-device-only", "--no-interaction"],
                                            environment: sourceEnvironment, stdin: Data("stays".utf8)).status == 0)
+        // SPEC D7: a protected key never leaves, and the export says so.
+        #expect(try await SesameBinary.run(["key", "create", "signer", "--algorithm", "ed25519", "--access", "none", "--no-interaction"],
+                                           environment: sourceEnvironment).status == 0)
 
         let file = home + "/backup.sesame"
         let session = try AuthenticateCommandTests.TerminalSession(
@@ -66,6 +69,7 @@ struct ExportCommandTests {
         #expect(screen.contains("Back up the vault"))
         #expect(screen.contains("Exported 1 item"), "\(screen)")
         #expect(screen.contains("Skipped 1 ThisDeviceOnly item"), "\(screen)")
+        #expect(screen.contains("Skipped sesame/signer: key \"signer\" is a private key; private keys never leave this device"), "\(screen)")
         #expect(!screen.contains(passphrase), "typed masked, never shown")
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -81,5 +85,6 @@ struct ExportCommandTests {
         let targetEnvironment = environment(harness, home: home, vault: target)
         #expect(try await SesameBinary.run(["get", "portable", "--no-interaction"], environment: targetEnvironment).output == value)
         #expect(try await SesameBinary.run(["get", "local", "--no-interaction"], environment: targetEnvironment).status == 3)
+        #expect(try await SesameBinary.run(["key", "ls", "--no-interaction"], environment: targetEnvironment).stdout.isEmpty)
     }
 }
