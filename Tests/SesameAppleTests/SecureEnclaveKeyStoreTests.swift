@@ -90,6 +90,22 @@ struct SecureEnclaveKeyStoreTests {
         #expect(device.evaluations == prompts + 1)
     }
 
+    @Test("SPEC D7: an authorisation for one operation never serves another")
+    func authorisationIsPerOperation() async throws {
+        let created = try await store.createKey(tag: "box", algorithm: .p256Agreement, accessControl: .biometryAny)
+        let context = try #require(await authorised(.biometryAny, for: .useKeyDecrypt))
+        let prompts = device.evaluations
+        let peer = try PublicKey(algorithm: .p256Agreement, rawRepresentation: P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
+        // Nothing scripted: a second prompt ends with systemCancel.
+        await #expect(throws: VaultError.userCanceled) {
+            _ = try await store.sharedSecret(tag: "box", peer: peer, authentication: .context(context))
+        }
+        #expect(device.evaluations == prompts + 1)
+        let opened = try await store.decrypt(created.encrypt([42]), tag: "box", authentication: .context(context))
+        #expect(opened.withUnsafeBytes { Array($0) } == [42])
+        #expect(device.evaluations == prompts + 1)
+    }
+
     @Test("SPEC D7: Ed25519, X25519 and migratable classes are notAvailable before any Security call")
     func onlyP256() async throws {
         for algorithm in [KeyAlgorithm.ed25519, .x25519] {

@@ -139,14 +139,16 @@ public final class SimulatedKeychain: Sendable {
     private func authorize(_ item: Item, returnData: Bool, context: SimulatedLAContext?, prompt: String, skipUI: Bool) -> Int32 {
         Self.authorize(
             flags: item.flags, applicationPassword: item.applicationPassword, device: device,
-            returnData: returnData, context: context, prompt: prompt, skipUI: skipUI
+            operation: SimulatedLAContext.useItem, returnData: returnData, context: context, prompt: prompt, skipUI: skipUI
         )
     }
 
     /// The access-control evaluation of a read, shared with
-    /// ``SimulatedSecureEnclave`` so that keys and items are judged alike.
+    /// ``SimulatedSecureEnclave`` so that keys and items are judged alike;
+    /// `operation` is the raw `LAAccessControlOperation` a pre-authorised
+    /// context must have been evaluated for.
     static func authorize(
-        flags: UInt, applicationPassword: Data?, device: SimulatedLocalAuthentication,
+        flags: UInt, applicationPassword: Data?, device: SimulatedLocalAuthentication, operation: Int,
         returnData: Bool, context: SimulatedLAContext?, prompt: String, skipUI: Bool
     ) -> Int32 {
         let policy = requiredPolicy(flags)
@@ -164,7 +166,7 @@ public final class SimulatedKeychain: Sendable {
         if needsPassword && !passwordOK && (policy == nil || combinedAnd) { return authFailed }
         if passwordOK && (policy == nil || !combinedAnd) { return success }
         guard let policy else { return success }
-        if context?.isAuthenticated == true { return success }
+        if context?.isAuthenticated(for: operation) == true { return success }
         if skipUI { return itemNotFound }
         if context?.interactionNotAllowed == true { return interactionNotAllowed }
         let promptContext = context ?? device.makeContext()

@@ -21,9 +21,11 @@ import Sesame
 /// written here from Apple's description rather than borrowed from Sesame, so
 /// that a round trip with `PublicKey.encrypt` checks the format.
 ///
-/// Limits: accessibility classes are not enforced; an authenticated context
-/// serves any operation (LocalAuthentication scopes it to one); creation
-/// never prompts.
+/// A context authorised with `evaluateAccessControl` serves only the
+/// operation it was evaluated for (`useKeySign`, `useKeyDecrypt`,
+/// `useKeyKeyExchange`); another operation prompts again.
+///
+/// Limits: accessibility classes are not enforced; creation never prompts.
 public final class SimulatedSecureEnclave: Sendable {
     struct Key {
         /// The private scalar; swift-crypto's P-256 types rebuild from it.
@@ -112,7 +114,7 @@ public final class SimulatedSecureEnclave: Sendable {
     ///   - operationPrompt: The prompt's reason.
     /// - Returns: The `OSStatus`, and the DER signature.
     public func sign(tag: Data, message: Data, context: SimulatedLAContext?, operationPrompt: String?) -> (Int32, Data?) {
-        use(tag: tag, context: context, prompt: operationPrompt) { scalar in
+        use(tag: tag, operation: SimulatedLAContext.useKeySign, context: context, prompt: operationPrompt) { scalar in
             guard let key = try? P256.Signing.PrivateKey(rawRepresentation: scalar),
                   let signature = try? key.signature(for: message) else { return (Self.param, nil) }
             return (SimulatedKeychain.success, signature.derRepresentation)
@@ -130,7 +132,7 @@ public final class SimulatedSecureEnclave: Sendable {
     ///   - operationPrompt: The prompt's reason.
     /// - Returns: The `OSStatus`, and the plaintext.
     public func decrypt(tag: Data, ciphertext: Data, context: SimulatedLAContext?, operationPrompt: String?) -> (Int32, Data?) {
-        use(tag: tag, context: context, prompt: operationPrompt) { scalar in
+        use(tag: tag, operation: SimulatedLAContext.useKeyDecrypt, context: context, prompt: operationPrompt) { scalar in
             let bytes = Array(ciphertext)
             guard bytes.count >= 65 + 16,
                   let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: scalar),
@@ -156,7 +158,7 @@ public final class SimulatedSecureEnclave: Sendable {
     ///   - operationPrompt: The prompt's reason.
     /// - Returns: The `OSStatus`, and the 32-byte shared secret.
     public func keyExchange(tag: Data, peer: Data, context: SimulatedLAContext?, operationPrompt: String?) -> (Int32, Data?) {
-        use(tag: tag, context: context, prompt: operationPrompt) { scalar in
+        use(tag: tag, operation: SimulatedLAContext.useKeyKeyExchange, context: context, prompt: operationPrompt) { scalar in
             guard let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: scalar),
                   let peerKey = try? P256.KeyAgreement.PublicKey(x963Representation: peer),
                   let shared = try? key.sharedSecretFromKeyAgreement(with: peerKey) else { return (Self.param, nil) }
@@ -165,11 +167,11 @@ public final class SimulatedSecureEnclave: Sendable {
     }
 
     /// Authorises like a keychain read, then runs `body` on the private scalar.
-    private func use(tag: Data, context: SimulatedLAContext?, prompt: String?, _ body: (Data) -> (Int32, Data?)) -> (Int32, Data?) {
+    private func use(tag: Data, operation: Int, context: SimulatedLAContext?, prompt: String?, _ body: (Data) -> (Int32, Data?)) -> (Int32, Data?) {
         recordCall()
         guard let key = keys.withLock({ $0[tag] }) else { return (SimulatedKeychain.itemNotFound, nil) }
         let status = SimulatedKeychain.authorize(
-            flags: key.flags, applicationPassword: key.applicationPassword, device: device,
+            flags: key.flags, applicationPassword: key.applicationPassword, device: device, operation: operation,
             returnData: true, context: context, prompt: prompt ?? "", skipUI: false
         )
         guard status == SimulatedKeychain.success else { return (status, nil) }

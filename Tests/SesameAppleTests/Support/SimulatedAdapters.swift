@@ -25,7 +25,15 @@ final class SimulatedContextAdapter: LAContextProtocol {
         _ accessControl: KeychainAccessControl, operation: AccessControlOperation,
         localizedReason: String, reply: @escaping LAReply
     ) {
-        base.evaluateAccessControl(flags: accessControl.flags, localizedReason: localizedReason) { success, code in
+        let raw = switch operation {
+        case .createItem: SimulatedLAContext.createItem
+        case .useItem: SimulatedLAContext.useItem
+        case .createKey: SimulatedLAContext.createKey
+        case .useKeySign: SimulatedLAContext.useKeySign
+        case .useKeyDecrypt: SimulatedLAContext.useKeyDecrypt
+        case .useKeyKeyExchange: SimulatedLAContext.useKeyKeyExchange
+        }
+        base.evaluateAccessControl(flags: accessControl.flags, operation: raw, localizedReason: localizedReason) { success, code in
             reply(success, code.map { LAFailure(rawCode: $0) })
         }
     }
