@@ -43,9 +43,10 @@ package protocol SecKeyProtocol: Sendable {
     func createRandomKey(_ query: SecKeyQuery, label: String, accessControl: KeychainAccessControl) -> (status: Int32, publicKey: Data?)
 
     /// `SecItemCopyMatching` (reference and label) then `SecKeyCopyPublicKey`
-    /// and `SecKeyCopyExternalRepresentation`. Never prompts.
+    /// and `SecKeyCopyExternalRepresentation`. Never prompts: reading a key's
+    /// reference needs no authentication, only using it does.
     ///
-    /// - Parameter query: The tag.
+    /// - Parameter query: The tag (no context).
     /// - Returns: The `OSStatus`, the 65-byte X9.63 point and the `kSecAttrLabel`.
     func copyPublicKey(_ query: SecKeyQuery) -> (status: Int32, publicKey: Data?, label: String?)
 

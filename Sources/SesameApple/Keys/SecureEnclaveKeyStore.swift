@@ -35,7 +35,7 @@ public struct SecureEnclaveKeyStore: Sendable {
     ///
     /// - Parameters:
     ///   - secKey: The Security calls.
-    ///   - makeContext: Makes contexts for calls that must never prompt.
+    ///   - makeContext: Makes the non-interactive contexts behind ``KeychainAuthentication/skipUI``.
     package init(secKey: any SecKeyProtocol, makeContext: @escaping @Sendable () -> any LAContextProtocol) {
         self.secKey = secKey
         self.makeContext = makeContext
@@ -187,15 +187,12 @@ public struct SecureEnclaveKeyStore: Sendable {
     /// - Returns: The algorithm its label records (`nil` for a key Sesame did
     ///   not create, whose purpose is unknown) and its public point.
     private func lookUp(tag: String, purpose: KeyAlgorithm.Purpose) async throws(VaultError) -> (KeyAlgorithm?, Data?) {
-        var query = SecKeyQuery(tag: Data(tag.utf8))
-        // A context that may not interact: reading a key reference must never
-        // prompt, and if Security ever wanted to, the read fails instead.
-        let context = makeContext()
-        context.interactionNotAllowed = true
-        query.context = context
-        let finished = query
-        let (status, point, label) = await run { $0.copyPublicKey(finished) }
-        context.invalidate()
+        // No context at all: Security authenticates when a key is used, not
+        // when its reference is read, and a context that may not interact
+        // could make it answer interactionNotAllowed for a protected key,
+        // as it does for a protected password item.
+        let query = SecKeyQuery(tag: Data(tag.utf8))
+        let (status, point, label) = await run { $0.copyPublicKey(query) }
         try check(status, tag: tag)
         let stored = label.flatMap { $0.hasPrefix(Self.labelPrefix) ? KeyAlgorithm(rawValue: String($0.dropFirst(Self.labelPrefix.count))) : nil }
         if let stored, stored.purpose != purpose {
