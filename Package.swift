@@ -42,7 +42,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "SesameApple", dependencies: ["Sesame"]),
+        .target(
+            name: "SesameApple",
+            dependencies: [
+                "Sesame",
+                // DER → raw r‖s for Secure Enclave signatures.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SesameTesting",
             dependencies: [
@@ -81,7 +88,11 @@ let package = Package(
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
-        .testTarget(name: "SesameAppleTests", dependencies: ["SesameApple", "Sesame", "SesameTesting"]),
+        .testTarget(
+            name: "SesameAppleTests",
+            // Crypto computes the peer's side of Secure Enclave key agreement.
+            dependencies: ["SesameApple", "Sesame", "SesameTesting", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Black-box tests of the built `sesame` binary; the dependency makes
         // `swift test` build it.
         .testTarget(

@@ -137,29 +137,43 @@ public final class SimulatedKeychain: Sendable {
     }
 
     private func authorize(_ item: Item, returnData: Bool, context: SimulatedLAContext?, prompt: String, skipUI: Bool) -> Int32 {
-        let policy = Self.requiredPolicy(item.flags)
-        let needsPassword = item.flags & 0x8000_0000 != 0
-        guard policy != nil || needsPassword else { return Self.success }
+        Self.authorize(
+            flags: item.flags, applicationPassword: item.applicationPassword, device: device,
+            operation: SimulatedLAContext.useItem, returnData: returnData, context: context, prompt: prompt, skipUI: skipUI
+        )
+    }
+
+    /// The access-control evaluation of a read, shared with
+    /// ``SimulatedSecureEnclave`` so that keys and items are judged alike;
+    /// `operation` is the raw `LAAccessControlOperation` a pre-authorised
+    /// context must have been evaluated for.
+    static func authorize(
+        flags: UInt, applicationPassword: Data?, device: SimulatedLocalAuthentication, operation: Int,
+        returnData: Bool, context: SimulatedLAContext?, prompt: String, skipUI: Bool
+    ) -> Int32 {
+        let policy = requiredPolicy(flags)
+        let needsPassword = flags & 0x8000_0000 != 0
+        guard policy != nil || needsPassword else { return success }
         // Without the secret, a protected item is only looked at: a context
         // that may not interact reports that it would need to (how Sesame
         // tests existence without a prompt).
         guard returnData else {
-            return context?.interactionNotAllowed == true ? Self.interactionNotAllowed : Self.success
+            return context?.interactionNotAllowed == true ? interactionNotAllowed : success
         }
-        let passwordOK = needsPassword && context?.applicationPassword.map { $0 == item.applicationPassword } == true
-        if needsPassword && context?.applicationPassword != nil && !passwordOK { return Self.authFailed }
-        let combinedAnd = item.flags & 0x8000 != 0
-        if needsPassword && !passwordOK && (policy == nil || combinedAnd) { return Self.authFailed }
-        if passwordOK && (policy == nil || !combinedAnd) { return Self.success }
-        guard let policy else { return Self.success }
-        if context?.isAuthenticated == true { return Self.success }
-        if skipUI { return Self.itemNotFound }
-        if context?.interactionNotAllowed == true { return Self.interactionNotAllowed }
+        let passwordOK = needsPassword && context?.applicationPassword.map { $0 == applicationPassword } == true
+        if needsPassword && context?.applicationPassword != nil && !passwordOK { return authFailed }
+        let combinedAnd = flags & 0x8000 != 0
+        if needsPassword && !passwordOK && (policy == nil || combinedAnd) { return authFailed }
+        if passwordOK && (policy == nil || !combinedAnd) { return success }
+        guard let policy else { return success }
+        if context?.isAuthenticated(for: operation) == true { return success }
+        if skipUI { return itemNotFound }
+        if context?.interactionNotAllowed == true { return interactionNotAllowed }
         let promptContext = context ?? device.makeContext()
-        return Self.status(forLAError: blockingEvaluate(promptContext, policy: policy, reason: prompt))
+        return status(forLAError: blockingEvaluate(promptContext, policy: policy, reason: prompt))
     }
 
-    private func blockingEvaluate(_ context: SimulatedLAContext, policy: Int, reason: String) -> Int? {
+    private static func blockingEvaluate(_ context: SimulatedLAContext, policy: Int, reason: String) -> Int? {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int?>(nil)
         context.evaluatePolicy(policy, localizedReason: reason) { _, code in

@@ -22,6 +22,9 @@ public final class SimulatedLAContext: Sendable {
         var biometryType = 0
         var applicationPassword: Data?
         var authenticated = false
+        /// The one `LAAccessControlOperation` an `evaluateAccessControl`
+        /// authorised; `nil` after `evaluatePolicy`, which serves any.
+        var operation: Int?
         var pending: Reply?
     }
 
@@ -83,16 +86,22 @@ public final class SimulatedLAContext: Sendable {
         queue.async { reply(result == nil, result) }
     }
 
+    /// `LAAccessControlOperation` raw values.
+    public static let createItem = 0, useItem = 1, createKey = 2, useKeySign = 3, useKeyDecrypt = 4, useKeyKeyExchange = 5
+
     /// `evaluateAccessControl(_:operation:localizedReason:reply:)`, from the raw
     /// `SecAccessControlCreateFlags`: biometric flags run the biometrics
     /// policy, user presence and device passcode the device-owner policy; an
-    /// application password alone needs no prompt.
+    /// application password alone needs no prompt. As on Apple, the context
+    /// is then authorised for that operation only (SPEC D7).
     ///
     /// - Parameters:
     ///   - flags: The raw flags.
+    ///   - operation: The raw `LAAccessControlOperation`; `nil` authorises any.
     ///   - localizedReason: Shown in the prompt.
     ///   - reply: Called once, on the device's background queue.
-    public func evaluateAccessControl(flags: UInt, localizedReason: String, reply: @escaping Reply) {
+    public func evaluateAccessControl(flags: UInt, operation: Int? = nil, localizedReason: String, reply: @escaping Reply) {
+        state.withLock { $0.operation = operation }
         switch SimulatedKeychain.requiredPolicy(flags) {
         case nil:
             state.withLock { $0.authenticated = true }
@@ -100,6 +109,14 @@ public final class SimulatedLAContext: Sendable {
         case let policy?:
             evaluatePolicy(policy, localizedReason: localizedReason, reply: reply)
         }
+    }
+
+    /// Whether an evaluation on this context succeeded and serves `operation`.
+    ///
+    /// - Parameter operation: The raw `LAAccessControlOperation` about to run.
+    /// - Returns: `true` when no second prompt is needed.
+    public func isAuthenticated(for operation: Int) -> Bool {
+        state.withLock { $0.authenticated && !$0.invalidated && ($0.operation == nil || $0.operation == operation) }
     }
 
     /// `evaluatedPolicyDomainState`.

@@ -25,7 +25,15 @@ final class SimulatedContextAdapter: LAContextProtocol {
         _ accessControl: KeychainAccessControl, operation: AccessControlOperation,
         localizedReason: String, reply: @escaping LAReply
     ) {
-        base.evaluateAccessControl(flags: accessControl.flags, localizedReason: localizedReason) { success, code in
+        let raw = switch operation {
+        case .createItem: SimulatedLAContext.createItem
+        case .useItem: SimulatedLAContext.useItem
+        case .createKey: SimulatedLAContext.createKey
+        case .useKeySign: SimulatedLAContext.useKeySign
+        case .useKeyDecrypt: SimulatedLAContext.useKeyDecrypt
+        case .useKeyKeyExchange: SimulatedLAContext.useKeyKeyExchange
+        }
+        base.evaluateAccessControl(flags: accessControl.flags, operation: raw, localizedReason: localizedReason) { success, code in
             reply(success, code.map { LAFailure(rawCode: $0) })
         }
     }
@@ -86,6 +94,43 @@ struct SimulatedSecItemAdapter: SecItemProtocol {
     }
 }
 
+struct SimulatedSecKeyAdapter: SecKeyProtocol {
+    let enclave: SimulatedSecureEnclave
+
+    private func context(_ query: SecKeyQuery) -> SimulatedLAContext? {
+        (query.context as? SimulatedContextAdapter)?.base
+    }
+
+    func createRandomKey(_ query: SecKeyQuery, label: String, accessControl: KeychainAccessControl) -> (status: Int32, publicKey: Data?) {
+        let (status, point) = enclave.createKey(tag: query.tag, label: label, flags: accessControl.flags, context: context(query))
+        return (status, point)
+    }
+
+    func copyPublicKey(_ query: SecKeyQuery) -> (status: Int32, publicKey: Data?, label: String?) {
+        let (status, point, label) = enclave.copyPublicKey(tag: query.tag)
+        return (status, point, label)
+    }
+
+    func delete(_ query: SecKeyQuery) -> Int32 {
+        enclave.delete(tag: query.tag)
+    }
+
+    func createSignature(_ query: SecKeyQuery, message: Data) -> (status: Int32, signature: Data?) {
+        let (status, signature) = enclave.sign(tag: query.tag, message: message, context: context(query), operationPrompt: query.operationPrompt)
+        return (status, signature)
+    }
+
+    func decrypt(_ query: SecKeyQuery, ciphertext: Data) -> (status: Int32, plaintext: Data?) {
+        let (status, plaintext) = enclave.decrypt(tag: query.tag, ciphertext: ciphertext, context: context(query), operationPrompt: query.operationPrompt)
+        return (status, plaintext)
+    }
+
+    func keyExchange(_ query: SecKeyQuery, peerPublicKey: Data) -> (status: Int32, sharedSecret: Data?) {
+        let (status, secret) = enclave.keyExchange(tag: query.tag, peer: peerPublicKey, context: context(query), operationPrompt: query.operationPrompt)
+        return (status, secret)
+    }
+}
+
 extension SimulatedLocalAuthentication {
     /// A context factory for SesameApple types.
     var factory: @Sendable () -> any LAContextProtocol {
@@ -98,5 +143,9 @@ extension SimulatedLocalAuthentication {
 
     func keychainStore(_ keychain: SimulatedKeychain) -> KeychainItemStore {
         KeychainItemStore(secItem: SimulatedSecItemAdapter(keychain: keychain), makeContext: factory)
+    }
+
+    func enclaveStore(_ enclave: SimulatedSecureEnclave) -> SecureEnclaveKeyStore {
+        SecureEnclaveKeyStore(secKey: SimulatedSecKeyAdapter(enclave: enclave), makeContext: factory)
     }
 }
