@@ -40,6 +40,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "FuzzKeyImport",
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

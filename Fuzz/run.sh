@@ -3,7 +3,8 @@
 # committed corpus (CI-friendly: exits non-zero on a crash, leak or timeout).
 #
 # Usage: Fuzz/run.sh [seconds per target (default 60)] [extra libFuzzer flags...]
-# Targets: FuzzImport (Corpus/import), FuzzRecord (Corpus/record), FuzzCLI (Corpus/cli); pick with
+# Targets: FuzzImport (Corpus/import), FuzzRecord (Corpus/record), FuzzCLI (Corpus/cli),
+#   FuzzKeyImport (Corpus/keys); pick with
 #   TARGETS="FuzzImport:import" Fuzz/run.sh 60
 # A crash leaves <Target>-crash-<sha1> in Fuzz/artifacts/; reproduce it with
 #   Fuzz/.build/debug/<Target> Fuzz/artifacts/<Target>-crash-<sha1>
@@ -12,7 +13,7 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 cd "$(dirname "$0")"
-targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli})
+targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli FuzzKeyImport:keys})
 for entry in "${targets[@]}"; do
     swift build --package-path . --scratch-path .build -c debug --product "${entry%%:*}" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
