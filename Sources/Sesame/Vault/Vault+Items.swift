@@ -182,26 +182,36 @@ extension Vault {
     ///   check (named in the message; other items stay readable one by one),
     ///   `damaged`, `ioError`.
     public func list(service: String? = nil) async throws(VaultError) -> [VaultItem] {
-        let rows = try await readDatabase { db in
-            let sql = "SELECT \(ItemRow.columns) FROM item" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
-        }
-        var items: [VaultItem] = []
-        var tampered: [String] = []
-        for row in rows {
-            guard keyring.verify(row), let item = row.attributes else {
-                tampered.append(row.name)
-                continue
-            }
-            items.append(item)
-        }
-        guard tampered.isEmpty else {
-            throw VaultError(.tampered, "These items failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
-        }
-        return items
+        try await verifiedRows(table: "item", service: service) { $0.attributes }
     }
 
     // MARK: Helpers
+
+    /// Every row of `table` (of one service, or all), sorted, each checked
+    /// and described by `describe`; rows that fail are all named in one
+    /// `tampered` error. A `key` table that does not exist yet has no rows.
+    func verifiedRows<Described>(
+        table: String, service: String?, _ describe: @escaping @Sendable (ItemRow) -> Described?
+    ) async throws(VaultError) -> [Described] {
+        let rows = try await readDatabase { db -> [ItemRow] in
+            guard try db.tableExists(table) else { return [] }
+            let sql = "SELECT \(ItemRow.columns(of: table)) FROM \(table)" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
+        }
+        var described: [Described] = []
+        var tampered: [String] = []
+        for row in rows {
+            guard keyring.verify(row), let value = describe(row) else {
+                tampered.append(row.name)
+                continue
+            }
+            described.append(value)
+        }
+        guard tampered.isEmpty else {
+            throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
+        }
+        return described
+    }
 
     /// The row of `service`/`account` in `table` (`item`, or `key` for
     /// ``KeyAlgorithm`` keys), after checking its MAC.

@@ -88,24 +88,7 @@ extension Vault {
     /// - Returns: The keys, sorted by service and name.
     /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
     public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
-        let rows = try await readDatabase { db -> [ItemRow] in
-            guard try db.tableExists("key") else { return [] }
-            let sql = "SELECT \(ItemRow.keyTableColumns) FROM key" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
-        }
-        var keys: [VaultKey] = []
-        var tampered: [String] = []
-        for row in rows {
-            guard keyring.verify(row), let key = row.keyAttributes else {
-                tampered.append(row.name)
-                continue
-            }
-            keys.append(key)
-        }
-        guard tampered.isEmpty else {
-            throw VaultError(.tampered, "These keys failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
-        }
-        return keys
+        try await verifiedRows(table: "key", service: service) { $0.keyAttributes }
     }
 
     /// Deletes a key. Never prompts, as the keychain's delete; what it

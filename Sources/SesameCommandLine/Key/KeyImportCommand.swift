@@ -17,24 +17,12 @@ struct KeyImportCommand: AsyncParsableCommand {
 
     @OptionGroup var key: KeyOptions
     @OptionGroup var options: VaultOptions
+    @OptionGroup var protection: KeyProtectionOptions
 
     @Option(help: "Required for a P-256 key-agreement key; otherwise checked against the file.")
     var algorithm: AlgorithmArgument?
 
-    @Option(help: ArgumentHelp("Who may use it: flags as for `put`, or none.", valueName: "flags|none"))
-    var access = KeyAccessArgument.standard
-
-    @Option(help: "When it may be used; only this-device-only classes.")
-    var accessibility = AccessibilityArgument(.whenUnlockedThisDeviceOnly)
-
-    @Option(help: "A label for people; by default the OpenSSH file's comment.")
-    var label: String?
-
-    @Option(help: "How to print the public key: openssh, pem or raw.")
-    var format: PublicKeyFormat?
-
     func validate() throws {
-        _ = try KeyAccessArgument.parse(access)
         if options.passcodeFD == 0 || options.passwordFD == 0 {
             throw ValidationError("standard input carries the key; pass the passcode or password on another descriptor")
         }
@@ -42,7 +30,7 @@ struct KeyImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting(json: false) {
-            let control = try KeyAccessArgument.parse(access)
+            let control = try protection.accessControl()
             if SecretReader.isTerminal(0) {
                 throw CommandFailure(status: .usage, message: "pipe the key file to standard input: sesame key import \(key.name) < FILE")
             }
@@ -54,11 +42,11 @@ struct KeyImportCommand: AsyncParsableCommand {
             let imported: VaultKey
             do {
                 imported = try await vault.importKey(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
-                                                     label: label, accessibility: accessibility.value, accessControl: control, context: context)
+                                                     label: protection.label, accessibility: protection.accessibility.value, accessControl: control, context: context)
             } catch VaultError.duplicateItem {
-                throw CommandFailure(status: .failure, message: "a key \(key.name) already exists in service \(key.service); Sesame never replaces a key")
+                throw KeyProtectionOptions.duplicate(key)
             }
-            try StandardOutput.write(try (format ?? .standard(for: imported.algorithm)).render(imported))
+            try protection.show(imported)
         }
     }
 }

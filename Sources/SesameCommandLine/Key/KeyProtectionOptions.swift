@@ -1,0 +1,35 @@
+import ArgumentParser
+import Sesame
+
+/// How a new key (created or imported) is protected, labelled and shown.
+struct KeyProtectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Who may use it: flags as for `put` (default user-presence), or none.", valueName: "flags|none"))
+    var access = KeyAccessArgument.standard
+
+    @Option(help: "When it may be used; only this-device-only classes (a private key never leaves).")
+    var accessibility = AccessibilityArgument(.whenUnlockedThisDeviceOnly)
+
+    @Option(help: "A label for people; the OpenSSH public key's comment (an imported OpenSSH key's own by default).")
+    var label: String?
+
+    @Option(help: "How to print the public key: openssh (signing keys' default), pem (the others' default) or raw.")
+    var format: PublicKeyFormat?
+
+    func validate() throws {
+        _ = try accessControl()
+    }
+
+    func accessControl() throws -> AccessControl {
+        try KeyAccessArgument.parse(access)
+    }
+
+    /// Prints the new key's public key.
+    func show(_ key: VaultKey) throws {
+        try StandardOutput.write(try (format ?? .standard(for: key.algorithm)).render(key))
+    }
+
+    /// The failure for a name already taken: keys are never replaced.
+    static func duplicate(_ key: KeyOptions) -> CommandFailure {
+        CommandFailure(status: .failure, message: "a key \(key.name) already exists in service \(key.service); Sesame never replaces a key")
+    }
+}
