@@ -113,6 +113,11 @@ struct KeyCommandTests: VaultHomeSuite {
         expectSuccess(derived, "pkeyutl -derive")
         #expect(agreed.output.count == 32)
         #expect(agreed.output == derived.output)
+        // Never to a terminal: a shared secret on the screen is a secret shown.
+        let terminal = try TerminalSession(arguments: ["key", "agree", "kx", "--peer", peerPublic, "--no-interaction"], environment: environment)
+        let shown = await terminal.finish()
+        #expect(shown.status == 2, "\(shown.screen)")
+        #expect(shown.screen.contains("standard output is a terminal"))
         // A signing key's PEM is not a peer for key agreement.
         let signer = try await sesame(["key", "create", "s", "--algorithm", "ed25519", "--access", "none", "--format", "pem"])
         #expect(try await sesame(["key", "agree", "kx", "--peer", try write("s.pem", signer.output)]).status == 2)
