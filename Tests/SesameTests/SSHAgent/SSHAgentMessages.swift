@@ -63,4 +63,22 @@ enum SSHAgentMessages {
                 + string([UInt8](repeating: 2, count: 83)) + [1]),
         ]
     }
+
+    /// What OpenSSH 9.2's `ssh-add KEY` sent to a fake agent
+    /// (Fuzz/make-agent-corpus.py, Fuzz/Corpus/agent/real-17-1): a throw-away
+    /// Ed25519 key, comment "corpus ed25519".
+    static let realSSHAddEd25519 = hex("110000000b7373682d65643235353139000000204e97523c71cc0b17d14c3df02c2761260f7ab5b751b2b9585ecfca6fb370587800000040733b0f019b2b35abd6f9b3a663841c39089d382c8ac8ac92d6b49980854078024e97523c71cc0b17d14c3df02c2761260f7ab5b751b2b9585ecfca6fb37058780000000e636f727075732065643235353139")
+
+    /// What `ssh-add -t 3600 -c KEY` sent (Fuzz/Corpus/agent/real-25-1): a
+    /// throw-away P-256 key, comment "corpus ecdsa", lifetime and confirm.
+    static let realSSHAddP256Constrained = hex("190000001365636473612d736861322d6e69737470323536000000086e69737470323536000000410469496428ffd44ddf47ff3411629cf5c78510f0286a4e972b8ed0099a8e84a6571813f3290baf58447f45158c2ee9d3f4a2831908478e283d6a5fe67d7f2a92740000002078572c6d1234ed4add1efea93c9a35b151ad737b85701e1e403accd07fa19e270000000c636f727075732065636473610100000e1002")
+
+    static func hex(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = [], digits = Array(text.utf8)
+        while digits.count >= 2 {
+            bytes.append(UInt8(String(decoding: digits[..<2], as: UTF8.self), radix: 16) ?? 0)
+            digits.removeFirst(2)
+        }
+        return bytes
+    }
 }

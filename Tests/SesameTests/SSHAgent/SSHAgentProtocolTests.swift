@@ -48,6 +48,20 @@ struct SSHAgentProtocolTests {
         #expect(throws: SSHAgentProtocolError.malformed("unknown constraint type 3")) { try SSHAgentRequest.parse(base + [3] + M.u32(1)) }
     }
 
+    @Test("issue 15: the bodies OpenSSH's real ssh-add sent (17 Ed25519; 25 P-256 with -t 3600 -c) parse, keys consistent")
+    func realSSHAdd() throws {
+        guard case .addIdentity(let ed, let edComment, let edConstraints) = try SSHAgentRequest.parse(M.realSSHAddEd25519) else { Issue.record("17"); return }
+        #expect(ed.algorithm == .ed25519 && edComment == "corpus ed25519" && edConstraints.isEmpty)
+        #expect(ed.publicKey.rawRepresentation == Array(M.realSSHAddEd25519[20..<52]))
+        guard case .addIdentity(let p256, let comment, let constraints) = try SSHAgentRequest.parse(M.realSSHAddP256Constrained) else { Issue.record("25"); return }
+        #expect(p256.algorithm == .p256 && comment == "corpus ecdsa" && constraints == [.lifetime(seconds: 3600), .confirm])
+        for body in [M.realSSHAddEd25519, M.realSSHAddP256Constrained] {
+            for length in 1..<body.count - (body[0] == 25 ? 6 : 0) {
+                #expect(throws: SSHAgentProtocolError.self) { try SSHAgentRequest.parse(Array(body.prefix(length))) }
+            }
+        }
+    }
+
     @Test("SPEC D7: a short P-256 scalar is left-padded; a negative, long or wrong scalar, or a wrong curve, is refused")
     func p256Scalars() throws {
         var scalar = [UInt8](repeating: 0, count: 32)
