@@ -44,6 +44,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
         ),
         .executableTarget(
+            name: "FuzzAgent",
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus Fuzz/Corpus/agent (committed; rerun to regenerate).
+
+Each file is one ssh-agent message body (type byte and contents, no length),
+as FuzzAgent takes it. The hand-made ones follow draft-miller-ssh-agent's
+layouts; the real-* ones are what OpenSSH's ssh-add and ssh-keygen sent to a
+fake agent on a temporary socket, with throw-away keys that protect nothing.
+"""
+import os, socket, struct, subprocess, tempfile, threading
+
+out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Corpus", "agent")
+os.makedirs(out, exist_ok=True)
+
+def s(b):
+    b = b.encode() if isinstance(b, str) else b
+    return struct.pack(">I", len(b)) + b
+
+def write(name, body):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(body)
+
+tmp = tempfile.mkdtemp()
+keys = {}
+for name, args in [("ed25519", ["-t", "ed25519"]), ("ecdsa", ["-t", "ecdsa", "-b", "256"])]:
+    path = os.path.join(tmp, name)
+    subprocess.run(["ssh-keygen", *args, "-N", "", "-q", "-C", f"corpus {name}", "-f", path], check=True)
+    keys[name] = path
+
+# A fake agent that records every body and answers success (no identities).
+captured = []
+sock_path = os.path.join(tmp, "agent.sock")
+server = socket.socket(socket.AF_UNIX)
+server.bind(sock_path)
+server.listen(8)
+
+def serve():
+    while True:
+        conn, _ = server.accept()
+        with conn:
+            while True:
+                header = conn.recv(4, socket.MSG_WAITALL)
+                if len(header) < 4:
+                    break
+                (length,) = struct.unpack(">I", header)
+                body = conn.recv(length, socket.MSG_WAITALL)
+                captured.append(body)
+                reply = b"\x0c" + struct.pack(">I", 0) if body[:1] == b"\x0b" else (b"\x05" if body[:1] == b"\x0d" else b"\x06")
+                conn.sendall(struct.pack(">I", len(reply)) + reply)
+
+threading.Thread(target=serve, daemon=True).start()
+env = dict(os.environ, SSH_AUTH_SOCK=sock_path, SSH_ASKPASS="/bin/false", DISPLAY="")
+def run(*cmd):
+    subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True)
+run("ssh-add", keys["ed25519"])
+run("ssh-add", "-t", "3600", "-c", keys["ecdsa"])
+run("ssh-add", "-l")
+run("ssh-add", "-d", keys["ed25519"] + ".pub")
+run("ssh-add", "-D")
+message = os.path.join(tmp, "message")
+open(message, "w").write("signed by the agent\n")
+run("ssh-keygen", "-Y", "sign", "-n", "file", "-f", keys["ed25519"] + ".pub", message)
+seen = {}
+for body in captured:
+    kind = body[0]
+    seen[kind] = seen.get(kind, 0) + 1
+    write(f"real-{kind}-{seen[kind]}", body)
+
+host_key = s("ssh-ed25519") + s(bytes(range(32)))
+write("11-request-identities", b"\x0b")
+write("13-sign", b"\x0d" + s(host_key) + s(b"data to sign") + struct.pack(">I", 0))
+write("18-remove", b"\x12" + s(host_key))
+write("19-remove-all", b"\x13")
+write("22-lock", b"\x16" + s(b"hunter2"))
+write("23-unlock", b"\x17" + s(b"hunter2"))
+write("25-extension-constraint", b"\x19" + s("ssh-ed25519") + s(bytes(32)) + s(bytes(64)) + s("c")
+      + b"\x01" + struct.pack(">I", 60) + b"\x02" + b"\xff" + s("restrict-destination-v00@openssh.com") + s(s(b"")))
+write("27-session-bind", b"\x1b" + s("session-bind@openssh.com") + s(host_key) + s(bytes(32)) + s(s("ssh-ed25519") + s(bytes(64))) + b"\x00")
+write("27-query", b"\x1b" + s("query"))
+write("17-rsa-unsupported", b"\x11" + s("ssh-rsa") + s(b"\x01\x00\x01") + s(b"\x00\xc5"))
+print(f"{len(os.listdir(out))} files in {out}; captured types {sorted(seen)}")
