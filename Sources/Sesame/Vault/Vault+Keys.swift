@@ -109,6 +109,21 @@ extension Vault {
         }
     }
 
+    /// Imports a raw private key (the 32-byte Ed25519 seed or P-256 scalar),
+    /// as `ssh-add` hands one to the agent.
+    func importRawKey(
+        _ privateKey: SecretBytes, algorithm: KeyAlgorithm, service: String, name: String, label: String?,
+        accessControl: AccessControl, context: AuthenticationContext?
+    ) async throws(VaultError) -> VaultKey {
+        var bytes = privateKey.withUnsafeBytes { Array($0) }
+        defer { wipe(&bytes) }
+        guard let key = try? PrivateKeyMaterial(algorithm: algorithm, stored: bytes) else {
+            throw VaultError(.invalidArgument, "Not a valid \(algorithm) private key")
+        }
+        return try await storeKey(key, service: service, name: name, label: label, accessibility: .whenUnlockedThisDeviceOnly,
+                                  accessControl: accessControl, context: context)
+    }
+
     // MARK: Storing
 
     private func storeKey(

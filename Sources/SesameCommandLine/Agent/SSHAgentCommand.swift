@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
+
+/// `sesame ssh-agent`: OpenSSH's agent protocol over the vault's keys, so
+/// every `ssh` and `git push` signature needs the owner (issue 15).
+struct SSHAgentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ssh-agent",
+        abstract: "Serve the vault's SSH keys to ssh, ssh-add and git; every signature runs the key's access control.",
+        discussion: """
+            Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600); \
+            only this user may connect. `eval "$(sesame ssh-agent --print-env)"` starts it in the background \
+            and sets SSH_AUTH_SOCK. Keys: the Ed25519 and P-256 signing keys of --service (create them with \
+            `sesame key create NAME --service ssh --algorithm ed25519`); `ssh-add FILE` imports a key into the \
+            vault with --add-access. `ssh-add -d/-D` hide keys from this agent until it restarts; \
+            `sesame key rm` deletes them. Under systemd socket activation it serves the socket it is given.
+            """
+    )
+
+    @OptionGroup var options: VaultOptions
+
+    @Option(help: ArgumentHelp("The socket to listen on.", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Start the agent in the background and print the shell commands that point SSH_AUTH_SOCK at it.")
+    var printEnv = false
+
+    @Option(help: "The vault service whose keys are served.")
+    var service = "ssh"
+
+    @Option(help: ArgumentHelp("The access control of keys added with ssh-add: flags as for `put`, or none.", valueName: "flags|none"))
+    var addAccess = KeyAccessArgument.standard
+
+    func validate() throws {
+        _ = try KeyAccessArgument.parse(addAccess)
+        if printEnv && options.passcodeFD != nil {
+            throw ValidationError("--print-env starts the agent in the background, which cannot read --passcode-fd; start it in the foreground")
+        }
+    }
+
+    /// `$XDG_RUNTIME_DIR/sesame/ssh-agent.sock`, else a private directory in /tmp.
+    static func defaultSocket(environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/sesame/ssh-agent.sock" }
+        return "/tmp/sesame-\(getuid())/ssh-agent.sock"
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            let environment = ProcessInfo.processInfo.environment
+            let path = socket.map { VaultOptions.resolve($0) } ?? Self.defaultSocket(environment: environment)
+            if printEnv {
+                try await AgentLauncher.startInBackground(socketPath: path, arguments: Array(CommandLine.arguments.dropFirst()))
+                return
+            }
+            #if os(Linux)
+            let machine = try options.machine()
+            let vault = try await options.open(machine)
+            let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
+            let agent = SSHAgent(
+                vault: vault,
+                configuration: .init(service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))
+            ) {
+                let context = AuthenticationContext(authenticators)
+                context.reuseDuration = reuse
+                context.interactionNotAllowed = noInteraction
+                return context
+            }
+            let server: SSHAgentServer
+            if socket == nil, let inherited = SSHAgentServer.systemdSocket(environment: environment) {
+                server = SSHAgentServer(agent: agent, listeningDescriptor: inherited)
+            } else {
+                do {
+                    server = try SSHAgentServer(agent: agent, path: path)
+                } catch {
+                    throw CommandFailure(status: .failure, message: "\(error)")
+                }
+            }
+            server.start()
+            StandardError.write("sesame ssh-agent: listening on \(server.path.isEmpty ? "the socket systemd passed" : server.path)\n")
+            while true { try await Task.sleep(for: .seconds(3600)) }
+            #else
+            throw CommandFailure(status: .notAvailable, message: "sesame ssh-agent runs on Linux; on macOS use the Secure Enclave through SesameApple")
+            #endif
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A `sesame ssh-agent` running in the background of a test, and the real
+/// OpenSSH programs pointed at it.
+final class AgentProcess: @unchecked Sendable {
+    let process = Process()
+    let socket: String
+    let place: VaultHome
+
+    /// Starts the agent on `socket` and waits until it listens.
+    init(place: VaultHome, socket: String, arguments: [String] = []) async throws {
+        self.place = place
+        self.socket = socket
+        process.executableURL = SesameBinary.url
+        process.arguments = ["ssh-agent", "--socket", socket, "--no-interaction"] + arguments
+        process.environment = place.environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
+            guard process.isRunning else { throw EnvironmentError("the agent exited with \(process.terminationStatus)") }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        try #require(FileManager.default.fileExists(atPath: socket), "the agent never listened on \(socket)")
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// The environment of an OpenSSH client using this agent.
+    var clientEnvironment: [String: String] {
+        var environment = place.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        return environment
+    }
+
+    /// Runs an OpenSSH program (`ssh-add`, `ssh-keygen`, `ssh`) against the agent.
+    func client(_ program: String, _ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> SesameBinary.Result {
+        try await SesameBinary.run(arguments, environment: clientEnvironment.merging(extra) { $1 }, stdin: stdin,
+                                   executable: URL(fileURLWithPath: "/usr/bin/" + program))
+    }
+
+    /// Sends raw bytes on a new connection and returns what comes back
+    /// before the agent answers one frame or closes (`nil`: closed with nothing).
+    func raw(_ bytes: [UInt8]) -> [UInt8]? {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socket.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 4096, 0) }
+        return got > 0 ? Array(buffer.prefix(got)) : nil
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// `sesame ssh-agent` judged by the real OpenSSH client tools (issue 15):
+/// `ssh-add` lists, adds, hides, locks; `ssh-keygen -Y` signs through the
+/// agent and verifies. Keys here need no user check (no reader on this bus);
+/// `SSHAgentFprintdTests` covers the finger for every use and `ssh` logins.
+@Suite("sesame ssh-agent with OpenSSH's ssh-add and ssh-keygen", .serialized, .timeLimit(.minutes(2)))
+struct SSHAgentCommandTests: VaultHomeSuite {
+    let place: VaultHome
+
+    init() throws {
+        place = try VaultHome()
+    }
+
+    private func sesame(_ arguments: [String], stdin: Data? = nil) async throws -> SesameBinary.Result {
+        try await place.script(arguments, stdin: stdin)
+    }
+
+    private func startAgent(_ arguments: [String] = []) async throws -> AgentProcess {
+        try await place.createVault()
+        return try await AgentProcess(place: place, socket: place.file("run/sesame/ssh-agent.sock"), arguments: arguments)
+    }
+
+    @Test("issue 15: ssh-add -L lists the vault's SSH keys; ssh-keygen -Y sign through the agent verifies with ssh-keygen -Y verify")
+    func listAndSign() async throws {
+        defer { place.remove() }
+        let agent = try await startAgent()
+        defer { agent.stop() }
+        var lines: [String] = []
+        for (name, algorithm) in [("deploy", "ed25519"), ("laptop", "p256")] {
+            let created = try await sesame(["key", "create", name, "--service", "ssh", "--algorithm", algorithm, "--access", "none", "--label", "\(name)@ci"])
+            #expect(created.status == 0, "\(created.stderr)")
+            lines.append(created.stdout)
+        }
+        _ = try await sesame(["key", "create", "not-ssh", "--service", "other", "--algorithm", "ed25519", "--access", "none"])
+        _ = try await sesame(["key", "create", "inbox", "--service", "ssh", "--algorithm", "x25519", "--access", "none"])
+        let listed = try await agent.client("ssh-add", ["-L"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(Set(listed.stdout.split(separator: "\n").map(String.init)) == Set(lines.map { $0.trimmingCharacters(in: .newlines) }))
+
+        for (index, line) in lines.enumerated() {
+            let publicKey = place.file("key\(index).pub"), message = place.file("message\(index)")
+            try Data(line.utf8).write(to: URL(fileURLWithPath: publicKey))
+            try Data("release \(index)\n".utf8).write(to: URL(fileURLWithPath: message))
+            let signed = try await agent.client("ssh-keygen", ["-Y", "sign", "-f", publicKey, "-n", "file", message])
+            #expect(signed.status == 0, "\(signed.stderr)")
+            let principal = index == 0 ? "deploy@ci" : "laptop@ci"
+            let signers = place.file("allowed\(index)")
+            try Data("\(principal) \(line)".utf8).write(to: URL(fileURLWithPath: signers))
+            let verified = try await agent.client("ssh-keygen", ["-Y", "verify", "-f", signers, "-I", principal, "-n", "file", "-s", message + ".sig"],
+                                                  stdin: try Data(contentsOf: URL(fileURLWithPath: message)))
+            #expect(verified.status == 0 && verified.stdout.contains("Good \"file\" signature for \(principal)"), "\(verified.stdout) \(verified.stderr)")
+            let tampered = try await agent.client("ssh-keygen", ["-Y", "verify", "-f", signers, "-I", principal, "-n", "file", "-s", message + ".sig"],
+                                                  stdin: Data("release 9\n".utf8))
+            #expect(tampered.status != 0, "the check can fail")
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: agent.socket)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: place.file("run/sesame"))[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700)
+    }
+
+    @Test("issue 15: ssh-add FILE imports into the vault with --add-access; -d and -D hide keys from the agent; the vault keeps them")
+    func addAndRemove() async throws {
+        defer { place.remove() }
+        let agent = try await startAgent(["--add-access", "none"])
+        defer { agent.stop() }
+        let file = place.file("id_ed25519")
+        _ = try await SesameBinary.run(["-q", "-t", "ed25519", "-N", "", "-C", "me@old-laptop", "-f", file], environment: place.environment,
+                                       executable: URL(fileURLWithPath: "/usr/bin/ssh-keygen"))
+        let added = try await agent.client("ssh-add", [file])
+        #expect(added.status == 0, "\(added.stderr)")
+        let keys = try await sesame(["key", "ls", "--service", "ssh"])
+        #expect(keys.stdout.hasPrefix("ssh\tme@old-laptop\ted25519\tnone\t"), "\(keys.stdout)")
+        let expected = try String(contentsOfFile: file + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines)
+        #expect(try await agent.client("ssh-add", ["-L"]).stdout == expected + "\n")
+        #expect(try await agent.client("ssh-add", ["-d", file + ".pub"]).status == 0)
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 1, "no identities after -d")
+        #expect(try await agent.client("ssh-add", [file]).status == 0, "adding it again shows it again")
+        #expect(try await agent.client("ssh-add", ["-D"]).status == 0)
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 1)
+        #expect(try await sesame(["key", "ls", "--service", "ssh"]).stdout == keys.stdout, "the vault keeps the key")
+    }
+
+    @Test("issue 15: ssh-add -x locks (no keys listed, nothing signed); -X with the wrong passphrase fails, with the right one unlocks")
+    func lockAndUnlock() async throws {
+        defer { place.remove() }
+        let agent = try await startAgent()
+        defer { agent.stop() }
+        _ = try await sesame(["key", "create", "deploy", "--service", "ssh", "--algorithm", "ed25519", "--access", "none"])
+        func askpass(_ answer: String) throws -> [String: String] {
+            let script = place.file("askpass-\(UUID().uuidString)")
+            try Data("#!/bin/sh\necho '\(answer)'\n".utf8).write(to: URL(fileURLWithPath: script))
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
+            return ["SSH_ASKPASS": script, "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"]
+        }
+        #expect(try await agent.client("ssh-add", ["-x"], environment: try askpass("lock words")).status == 0)
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 1, "a locked agent lists nothing")
+        #expect(try await agent.client("ssh-add", ["-X"], environment: try askpass("wrong words")).status != 0)
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 1)
+        #expect(try await agent.client("ssh-add", ["-X"], environment: try askpass("lock words")).status == 0)
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 0)
+    }
+
+    @Test("issue 15: another user is refused (SO_PEERCRED) even when the socket's modes would let them in")
+    func otherUserRefused() async throws {
+        defer { place.remove() }
+        let agent = try await startAgent()
+        defer { agent.stop() }
+        _ = try await sesame(["key", "create", "deploy", "--service", "ssh", "--algorithm", "ed25519", "--access", "none"])
+        try #require(getuid() == 0, "the test switches to another user; CI runs as root")
+        // Open every door the file system has, so only the agent's own check stands.
+        for path in [place.home, place.file("run"), place.file("run/sesame")] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: agent.socket)
+        let other = try await SesameBinary.run(["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/ssh-add", "-L"],
+                                               environment: agent.clientEnvironment, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        #expect(other.status != 0)
+        #expect(!other.stdout.contains("ssh-ed25519"), "\(other.stdout)")
+        #expect(try await agent.client("ssh-add", ["-L"]).status == 0, "the owner still is served")
+    }
+
+    @Test("issue 15: hostile frames: oversized or empty closes the connection, garbage gets failure; the agent keeps serving")
+    func hostileInput() async throws {
+        defer { place.remove() }
+        let agent = try await startAgent()
+        defer { agent.stop() }
+        #expect(agent.raw([0x00, 0x04, 0x00, 0x01] + [11]) == nil, "a body over 256 KiB is refused unread")
+        #expect(agent.raw([0, 0, 0, 0]) == nil, "an empty body closes")
+        #expect(agent.raw([0, 0, 0, 3, 13, 0xff, 0xff]) == [0, 0, 0, 1, 5], "a malformed sign request gets failure")
+        #expect(agent.raw([0, 0, 0, 1, 200]) == [0, 0, 0, 1, 5], "an unknown message gets failure")
+        #expect(agent.raw([0, 0, 0, 1, 11])?.prefix(5) == [0, 0, 0, 5, 12], "identities still answered")
+        #expect(agent.process.isRunning)
+    }
+}
