@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// `sesame ssh-agent` judged by the real OpenSSH client tools (issue 15):
@@ -133,5 +134,44 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(agent.raw([0, 0, 0, 1, 200]) == [0, 0, 0, 1, 5], "an unknown message gets failure")
         #expect(agent.raw([0, 0, 0, 1, 11])?.prefix(5) == [0, 0, 0, 5, 12], "identities still answered")
         #expect(agent.process.isRunning)
+    }
+
+    @Test("issue 15: --print-env starts the agent in the background and prints what points ssh at it")
+    func printEnv() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        _ = try await sesame(["key", "create", "deploy", "--service", "ssh", "--algorithm", "ed25519", "--access", "none"])
+        let socket = place.file("bg/ssh-agent.sock")
+        let started = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
+        #expect(started.status == 0, "\(started.stderr)")
+        #expect(started.stdout.hasPrefix("SSH_AUTH_SOCK='\(socket)'; export SSH_AUTH_SOCK;\nSESAME_SSH_AGENT_PID="), "\(started.stdout)")
+        let pid = try #require(started.stdout.split(separator: "=").last.flatMap { Int32($0.prefix { $0.isNumber }) })
+        defer { kill(pid, SIGTERM) }
+        var environment = place.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let listed = try await SesameBinary.run(["-L"], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-add"))
+        #expect(listed.status == 0 && listed.stdout.hasPrefix("ssh-ed25519 "), "\(listed.stderr)")
+    }
+
+    @Test("issue 15: under systemd socket activation (systemd-socket-activate) it serves the socket it is given")
+    func socketActivation() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        _ = try await sesame(["key", "create", "deploy", "--service", "ssh", "--algorithm", "p256", "--access", "none"])
+        let socket = place.file("activated.sock")
+        // Started by a shell that exits at once, so the activator is not a
+        // long-lived child of the test process: Foundation then stops reaping
+        // the test's other children (seen with sshd -D too).
+        let arguments = ["/usr/bin/systemd-socket-activate", "-l", socket] + place.environment.map { "--setenv=\($0.key)=\($0.value)" }
+            + [SesameBinary.url.path, "ssh-agent", "--no-interaction"]
+        let shell = try await SesameBinary.run(["-c", TerminalSession.quoted(arguments) + " >/dev/null 2>&1 & echo $!"], environment: place.environment,
+                                               executable: URL(fileURLWithPath: "/bin/sh"))
+        let pid = try #require(Int32(shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(pid, SIGTERM) }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        var environment = place.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let listed = try await SesameBinary.run(["-L"], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-add"))
+        #expect(listed.status == 0 && listed.stdout.hasPrefix("ecdsa-sha2-nistp256 "), "\(listed.stdout) \(listed.stderr)")
     }
 }
