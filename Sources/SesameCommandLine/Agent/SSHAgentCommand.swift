@@ -57,7 +57,12 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 return
             }
             #if os(Linux)
-            let machine = try options.machine()
+            var machine = try options.machine()
+            if machine.authenticators.presenter == nil, !options.noInteraction {
+                // No terminal (started in the background): passwords through
+                // $SSH_ASKPASS, as OpenSSH asks; a fingerprint needs no window.
+                machine.authenticators.presenter = AskpassPresenter(environment: environment)
+            }
             let vault = try await options.open(machine)
             let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let agent = SSHAgent(

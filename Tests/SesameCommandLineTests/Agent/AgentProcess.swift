@@ -10,12 +10,17 @@ final class AgentProcess: @unchecked Sendable {
     let place: VaultHome
 
     /// Starts the agent on `socket` and waits until it listens.
-    init(place: VaultHome, socket: String, arguments: [String] = []) async throws {
+    ///
+    /// - Parameters:
+    ///   - interactive: Without `--no-interaction`: it may ask (through
+    ///     `SSH_ASKPASS`, having no terminal).
+    ///   - environment: The agent's environment; the place's by default.
+    init(place: VaultHome, socket: String, arguments: [String] = [], interactive: Bool = false, environment: [String: String]? = nil) async throws {
         self.place = place
         self.socket = socket
         process.executableURL = SesameBinary.url
-        process.arguments = ["ssh-agent", "--socket", socket, "--no-interaction"] + arguments
-        process.environment = place.environment
+        process.arguments = ["ssh-agent", "--socket", socket] + (interactive ? [] : ["--no-interaction"]) + arguments
+        process.environment = environment ?? place.environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

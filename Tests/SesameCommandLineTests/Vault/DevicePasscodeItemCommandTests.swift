@@ -4,9 +4,6 @@ import Glibc
 import SesameTesting
 import Testing
 
-private let isPwdfileInstalled = ["/lib/x86_64-linux-gnu/security", "/usr/lib/x86_64-linux-gnu/security", "/lib/security", "/usr/lib/security"]
-    .contains { FileManager.default.fileExists(atPath: "\($0)/pam_pwdfile.so") }
-
 /// A `device-passcode` item opened by a script with `--password-fd`, checked
 /// by the real Linux-PAM. The `sesame` binary reads only the system's PAM
 /// configuration (a private directory would let anyone who controls its
@@ -17,37 +14,14 @@ private let isPwdfileInstalled = ["/lib/x86_64-linux-gnu/security", "/usr/lib/x8
     "sesame get: device-passcode items, real PAM",
     .serialized,
     .enabled(if: geteuid() == 0, "installs a PAM service under /etc/pam.d: run as root (CI does)"),
-    .enabled(if: isPwdfileInstalled, "pam_pwdfile is not installed: apt-get install libpam-pwdfile")
+    .enabled(if: PAMTestService.isPwdfileInstalled, "pam_pwdfile is not installed: apt-get install libpam-pwdfile")
 )
 struct DevicePasscodeItemCommandTests {
     private static let loginPassword = "l0gin pass phrase"
 
-    /// A PAM service `/etc/pam.d/<name>` accepting only `loginPassword` for
-    /// the user running the tests.
-    private struct InstalledService {
-        let name = "sesame-test-\(UUID().uuidString.prefix(8).lowercased())"
-        let directory = NSTemporaryDirectory() + "sesame-pam-cli-\(UUID().uuidString)"
-
-        var serviceFile: String { "/etc/pam.d/\(name)" }
-
-        func install() throws {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let user = String(cString: getpwuid(geteuid()).pointee.pw_name)
-            try PwdfileAccount.write(user: user, password: DevicePasscodeItemCommandTests.loginPassword, to: "\(directory)/pwdfile")
-            let lines = ["auth required pam_pwdfile.so pwdfile=\(directory)/pwdfile nodelay", "account required pam_permit.so"]
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: serviceFile))
-        }
-
-        func remove() {
-            try? FileManager.default.removeItem(atPath: serviceFile)
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-    }
-
     @Test("SPEC D1, D4: --password-fd opens a device-passcode item through PAM; a wrong password exits 4 and counts one failure")
     func devicePasscodeFromDescriptor() async throws {
-        let service = InstalledService()
+        let service = PAMTestService(password: Self.loginPassword)
         defer { service.remove() }
         try service.install()
         let home = NSTemporaryDirectory() + "sesame-pam-home-\(UUID().uuidString)"
