@@ -72,6 +72,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "AgentBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameLinux", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+            ],
+            path: "Benchmarks/AgentBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "KeyBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
