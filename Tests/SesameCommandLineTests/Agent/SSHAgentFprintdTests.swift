@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Sesame
 import SesameTesting
 import Testing
@@ -88,6 +89,20 @@ struct SSHAgentFprintdTests {
         try await harness.scan("owner")
         let loggedIn = try await login
         #expect(loggedIn.status == 0 && loggedIn.stdout == "logged-in-by-finger\n", "\(loggedIn.stdout) \(loggedIn.stderr)")
+
+        // A client that hangs up while the agent waits for the finger cancels
+        // its own prompt; the next request gets a prompt of its own.
+        let abandonedKey = place.file("abandoned.pub"), abandonedMessage = place.file("abandoned")
+        try created.output.write(to: URL(fileURLWithPath: abandonedKey))
+        try Data("never signed".utf8).write(to: URL(fileURLWithPath: abandonedMessage))
+        let background = try await SesameBinary.run(
+            ["-c", TerminalSession.quoted(["/usr/bin/ssh-keygen", "-Y", "sign", "-f", abandonedKey, "-n", "file", abandonedMessage]) + " >/dev/null 2>&1 & echo $!"],
+            environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
+        let abandoned = try #require(Int32(background.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await agentSession.waitUntilScanning(harness)
+        kill(abandoned, SIGKILL)
+        try await agentSession.waitForScreen("The authentication context was invalidated", seconds: 10)
+        #expect(!FileManager.default.fileExists(atPath: abandonedMessage + ".sig"))
 
         let before = agentSession.text.components(separatedBy: "Touch the fingerprint reader").count
         async let refused = SesameBinary.run(sshArguments, environment: client, executable: URL(fileURLWithPath: "/usr/bin/ssh"))
