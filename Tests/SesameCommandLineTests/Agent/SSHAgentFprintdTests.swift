@@ -95,13 +95,20 @@ struct SSHAgentFprintdTests {
         let abandonedKey = place.file("abandoned.pub"), abandonedMessage = place.file("abandoned")
         try created.output.write(to: URL(fileURLWithPath: abandonedKey))
         try Data("never signed".utf8).write(to: URL(fileURLWithPath: abandonedMessage))
-        let background = try await SesameBinary.run(
-            ["-c", TerminalSession.quoted(["/usr/bin/ssh-keygen", "-Y", "sign", "-f", abandonedKey, "-n", "file", abandonedMessage]) + " >/dev/null 2>&1 & echo $!"],
-            environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
-        let abandoned = try #require(Int32(background.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // A child the test process started itself: Foundation reaps it (an
+        // orphan reparented here would not be, and would stall every wait).
+        let abandoned = Process()
+        abandoned.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        abandoned.arguments = ["-Y", "sign", "-f", abandonedKey, "-n", "file", abandonedMessage]
+        abandoned.environment = client
+        abandoned.standardInput = FileHandle.nullDevice
+        abandoned.standardOutput = FileHandle.nullDevice
+        abandoned.standardError = FileHandle.nullDevice
+        try abandoned.run()
         try await agentSession.waitUntilScanning(harness)
-        kill(abandoned, SIGKILL)
-        try await agentSession.waitForScreen("The authentication context was invalidated", seconds: 10)
+        kill(abandoned.processIdentifier, SIGKILL)
+        abandoned.waitUntilExit()
+        try await agentSession.waitForScreen("Authentication was cancelled by the application", seconds: 10)
         #expect(!FileManager.default.fileExists(atPath: abandonedMessage + ".sig"))
 
         let before = agentSession.text.components(separatedBy: "Touch the fingerprint reader").count
