@@ -1,0 +1,91 @@
+import Foundation
+import Glibc
+import Sesame
+import SesameTesting
+import Testing
+
+/// `ssh` logs in to an `sshd` on 127.0.0.1 through `sesame ssh-agent` with a
+/// `biometry-current-set` key, against the real fprintd (issue 15): after a
+/// matching scan, and not after strangers' scans.
+///
+/// sshd and ssh run inside one shell script, so every process they make
+/// stays a descendant of that shell: started straight from the test process,
+/// sshd's exits stalled Foundation's reaping of the test's other children.
+@Suite(
+    "sesame ssh-agent: ssh logs in to sshd after a finger, real fprintd and OpenSSH",
+    .serialized,
+    .timeLimit(.minutes(2)),
+    .enabled(if: FprintdHarness.missingComponents.isEmpty && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"),
+             "needs fprintd, dbus-daemon, python3-dbusmock, util-linux's script and openssh-server")
+)
+struct SSHAgentLoginTests {
+    @Test("issue 15: ssh logs in after a matching scan; after three strangers' scans it is refused")
+    func sshLogin() async throws {
+        try #require(getuid() == 0, "sshd and the login run as root, as in CI")
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let place = try VaultHome(systemBus: harness.systemBusAddress)
+        defer { place.remove() }
+        try await place.createVault()
+        let created = try await place.sesame(["key", "create", "login", "--service", "ssh", "--algorithm", "ed25519", "--access", "biometry-current-set"])
+        try #require(created.status == 0, "\(created.stderr)")
+
+        let port = Int.random(in: 20_000...60_000)
+        let hostKey = place.file("ssh_host_ed25519_key")
+        _ = try await SesameBinary.run(["-q", "-t", "ed25519", "-N", "", "-f", hostKey], environment: place.environment,
+                                       executable: URL(fileURLWithPath: "/usr/bin/ssh-keygen"))
+        try created.output.write(to: URL(fileURLWithPath: place.file("authorized_keys")))
+        let config = """
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(hostKey)
+            AuthorizedKeysFile \(place.file("authorized_keys"))
+            PubkeyAuthentication yes
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            UsePAM no
+            StrictModes no
+            PermitRootLogin prohibit-password
+            PidFile none
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: place.file("sshd_config")))
+        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+
+        let socket = place.file("run/ssh-agent.sock")
+        let agentSession = try TerminalSession(arguments: ["ssh-agent", "--socket", socket], environment: place.environment)
+        defer { agentSession.process.terminate() }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        var client = place.environment
+        client["SSH_AUTH_SOCK"] = socket
+        let ssh = TerminalSession.quoted(["/usr/bin/ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                                          "-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-p", "\(port)", "root@127.0.0.1", "echo logged-in-by-finger"])
+        let script = """
+            /usr/sbin/sshd -D -e -f '\(place.file("sshd_config"))' 2>/dev/null &
+            server=$!
+            sleep 0.5
+            \(ssh)
+            status=$?
+            kill $server
+            wait $server
+            exit $status
+            """
+
+        async let login = SesameBinary.run(["-c", script], environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
+        try await agentSession.waitUntilScanning(harness)
+        #expect(agentSession.text.contains("SSH: log in to the host with key SHA256:"), "session-bind names the host: \(agentSession.text)")
+        try await harness.scan("owner")
+        let loggedIn = try await login
+        #expect(loggedIn.status == 0 && loggedIn.stdout == "logged-in-by-finger\n", "\(loggedIn.stdout) \(loggedIn.stderr)")
+
+        async let refused = SesameBinary.run(["-c", script], environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
+        for _ in 0..<3 {
+            try await agentSession.waitUntilScanning(harness)
+            try await harness.scan("stranger")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let denied = try await refused
+        #expect(denied.status != 0 && !denied.stdout.contains("logged-in"), "\(denied.stdout) \(denied.stderr)")
+    }
+}
