@@ -34,7 +34,7 @@ struct SSHAgentProtocolTests {
         #expect(key.publicKey.rawRepresentation == Array(M.ed25519.publicKey.rawRepresentation))
     }
 
-    @Test("SPEC D7: a P-256 add-constrained (25) reads the mpint scalar and every constraint, known extensions' data skipped")
+    @Test("SPEC D7: a P-256 add-constrained (25) reads the mpint scalar and every constraint, reading past known extensions' data")
     func addP256Constrained() throws {
         guard case .addIdentity(let key, let comment, let constraints) = try SSHAgentRequest.parse(M.addP256Constrained) else { Issue.record("25"); return }
         #expect(key.algorithm == .p256 && comment == "ecdsa")
