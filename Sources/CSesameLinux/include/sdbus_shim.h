@@ -43,6 +43,11 @@ int sesame_sdbus_call(sesame_sd_bus *bus, const char *destination, const char *p
                       sesame_sd_bus_error *error);
 void sesame_sdbus_error_free(sesame_sd_bus_error *error);
 
+/// Shows a desktop notification: org.freedesktop.Notifications.Notify with
+/// no icon, actions or hints. Returns 0 or a negative errno.
+int sesame_sdbus_notify(sesame_sd_bus *bus, const char *app_name, const char *summary, const char *body,
+                        int32_t expire_timeout_ms, uint64_t timeout_usec, sesame_sd_bus_error *error);
+
 /// Installs a match rule on the bus. Matching messages are returned by
 /// sesame_sdbus_process. Returns 0 or a negative errno.
 int sesame_sdbus_add_match(sesame_sd_bus *bus, const char *rule);

@@ -63,6 +63,10 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 // $SSH_ASKPASS, as OpenSSH asks; a fingerprint needs no window.
                 machine.authenticators.presenter = AskpassPresenter(environment: environment)
             }
+            if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
+                // A desktop notification for every prompt, terminal or not.
+                machine.authenticators.presenter = notifying
+            }
             let vault = try await options.open(machine)
             let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let agent = SSHAgent(

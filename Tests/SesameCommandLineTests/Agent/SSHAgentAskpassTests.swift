@@ -5,7 +5,9 @@ import Testing
 
 /// `sesame ssh-agent` without a terminal and a `device-passcode` key: the
 /// login password is asked through `$SSH_ASKPASS`, as OpenSSH asks, and
-/// checked by the real Linux-PAM (issue 15).
+/// checked by the real Linux-PAM; every prompt is also a desktop notification
+/// on the session bus (python-dbusmock's notification daemon records it)
+/// (issue 15).
 @Suite(
     "sesame ssh-agent: the login password through SSH_ASKPASS, real PAM",
     .serialized,
@@ -28,12 +30,35 @@ struct SSHAgentAskpassTests {
         try created.output.write(to: URL(fileURLWithPath: publicKey))
         try Data("deploy\n".utf8).write(to: URL(fileURLWithPath: message))
 
+        // A private session bus with python-dbusmock's notification daemon,
+        // which logs every Notify call: the agent's desktop notifications.
+        let sessionBus = Process(), daemon = Process(), notificationLog = place.file("notifications.log")
+        sessionBus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        sessionBus.arguments = ["--config-file=/usr/share/dbus-1/session.conf", "--print-address=1", "--nofork"]
+        let printed = Pipe()
+        sessionBus.standardOutput = printed
+        sessionBus.standardError = FileHandle.nullDevice
+        try sessionBus.run()
+        defer { sessionBus.terminate() }
+        let sessionAddress = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
+            .split(separator: "\n").first.map(String.init) ?? ""
+        try #require(sessionAddress.hasPrefix("unix:"), "no session bus: \(sessionAddress)")
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        daemon.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", notificationLog]
+        daemon.environment = ["DBUS_SESSION_BUS_ADDRESS": sessionAddress, "PATH": "/usr/bin:/bin"]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { daemon.terminate() }
+        try await Task.sleep(for: .seconds(1))
+
         for (answer, signs) in [("not my password", false), ("l0gin pass phrase", true)] {
             let askpass = place.file("askpass-\(UUID().uuidString)")
             try Data("#!/bin/sh\nprintf '%s\\n' '\(answer)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
             var environment = place.environment
             environment["SSH_ASKPASS"] = askpass
+            environment["DBUS_SESSION_BUS_ADDRESS"] = sessionAddress
             let agent = try await AgentProcess(place: place, socket: place.file("run-\(signs)/agent.sock"),
                                                arguments: ["--pam-service", service.name], interactive: true, environment: environment)
             defer { agent.stop() }
@@ -42,6 +67,12 @@ struct SSHAgentAskpassTests {
             #expect(FileManager.default.fileExists(atPath: message + ".sig") == signs)
             try? FileManager.default.removeItem(atPath: message + ".sig")
         }
+        var logged = ""
+        for _ in 0..<50 where !logged.contains("Notify") {
+            logged = (try? String(contentsOfFile: notificationLog, encoding: .utf8)) ?? ""
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(logged.contains("Notify") && logged.contains("SSH: sign a file or commit with ops"), "a desktop notification per prompt: \(logged)")
     }
 }
 #endif
