@@ -39,7 +39,8 @@ struct SSHAgentAskpassTests {
         sessionBus.standardOutput = printed
         sessionBus.standardError = FileHandle.nullDevice
         try sessionBus.run()
-        defer { sessionBus.terminate() }
+        // SIGKILL by pid: Process.terminate() left both running once the test ended.
+        defer { kill(sessionBus.processIdentifier, SIGKILL) }
         let sessionAddress = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
             .split(separator: "\n").first.map(String.init) ?? ""
         try #require(sessionAddress.hasPrefix("unix:"), "no session bus: \(sessionAddress)")
@@ -49,7 +50,7 @@ struct SSHAgentAskpassTests {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer { daemon.terminate() }
+        defer { kill(daemon.processIdentifier, SIGKILL) }
         try await Task.sleep(for: .seconds(1))
 
         for (answer, signs) in [("not my password", false), ("l0gin pass phrase", true)] {
