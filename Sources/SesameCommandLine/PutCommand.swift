@@ -42,9 +42,7 @@ struct PutCommand: AsyncParsableCommand {
             throw ValidationError("put takes the value from standard input, never from the command line (ps and shell history would show it); nothing was stored")
         }
         if let access { _ = try AccessArgument.parse(access) }
-        if options.passcodeFD == 0 || options.passwordFD == 0 {
-            throw ValidationError("standard input carries the value; pass the passcode or password on another descriptor")
-        }
+        try options.requireStandardInputFree(for: "the value")
     }
 
     func run() async throws {

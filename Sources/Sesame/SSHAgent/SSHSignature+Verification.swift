@@ -20,17 +20,10 @@ extension SSHSignature {
         case .p256:
             var numbers = ByteReader(body)
             guard let r = try? numbers.field(), let s = try? numbers.field(), numbers.isAtEnd,
-                  let r32 = fixed32(r), let s32 = fixed32(s) else { return false }
+                  let r32 = SSHKeyEncoding.fixed32(mpint: r), let s32 = SSHKeyEncoding.fixed32(mpint: s) else { return false }
             return key.isValidSignature(r32 + s32, for: data, encoding: .raw)
         case .x25519, .p256Agreement:
             return false
         }
-    }
-
-    /// An mpint (big-endian, possibly with a leading 0x00) as 32 bytes.
-    private static func fixed32(_ mpint: [UInt8]) -> [UInt8]? {
-        let digits = Array(mpint.drop(while: { $0 == 0 }))
-        guard digits.count <= 32, mpint.first.map({ $0 & 0x80 == 0 }) ?? true else { return nil }
-        return Array(repeating: 0, count: 32 - digits.count) + digits
     }
 }

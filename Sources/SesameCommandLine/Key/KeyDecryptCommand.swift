@@ -20,9 +20,7 @@ struct KeyDecryptCommand: AsyncParsableCommand {
     var reason: String?
 
     func validate() throws {
-        if options.passcodeFD == 0 || options.passwordFD == 0 {
-            throw ValidationError("standard input carries the ciphertext; pass the passcode or password on another descriptor")
-        }
+        try options.requireStandardInputFree(for: "the ciphertext")
     }
 
     func run() async throws {

@@ -23,9 +23,7 @@ struct KeyImportCommand: AsyncParsableCommand {
     var algorithm: AlgorithmArgument?
 
     func validate() throws {
-        if options.passcodeFD == 0 || options.passwordFD == 0 {
-            throw ValidationError("standard input carries the key; pass the passcode or password on another descriptor")
-        }
+        try options.requireStandardInputFree(for: "the key")
     }
 
     func run() async throws {

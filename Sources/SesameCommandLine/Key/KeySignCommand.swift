@@ -28,9 +28,7 @@ struct KeySignCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if options.passcodeFD == 0 || options.passwordFD == 0 {
-            throw ValidationError("standard input carries the data; pass the passcode or password on another descriptor")
-        }
+        try options.requireStandardInputFree(for: "the data")
     }
 
     func run() async throws {

@@ -51,6 +51,14 @@ struct VaultOptions: ParsableArguments {
         }
     }
 
+    /// Refuses `--passcode-fd 0` / `--password-fd 0` for a command whose
+    /// standard input carries `what` (a value, a key, data to sign).
+    func requireStandardInputFree(for what: String) throws {
+        if passcodeFD == 0 || passwordFD == 0 {
+            throw ValidationError("standard input carries \(what); pass the passcode or password on another descriptor")
+        }
+    }
+
     /// The vault file, made absolute so that messages name it unambiguously.
     var path: String { Self.resolve(vaultPath) }
 

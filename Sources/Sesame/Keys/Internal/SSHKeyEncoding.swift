@@ -33,6 +33,18 @@ enum SSHKeyEncoding {
         return writer.bytes
     }
 
+    /// An SSH mpint (RFC 4251 §5: big-endian, a 0x00 in front when the top
+    /// bit is set) that must be a non-negative number of at most 32 bytes,
+    /// as 32 bytes: a P-256 scalar, or an ECDSA signature's r or s. `nil`
+    /// for a negative or longer one. One reader for the key file, the
+    /// agent's add-identity message and session-bind signatures.
+    static func fixed32(mpint: [UInt8]) -> [UInt8]? {
+        guard mpint.first.map({ $0 & 0x80 == 0 }) ?? true else { return nil }
+        let digits = Array(mpint.drop(while: { $0 == 0 }))
+        guard digits.count <= 32 else { return nil }
+        return Array(repeating: 0, count: 32 - digits.count) + digits
+    }
+
     /// What an OpenSSH private key file holds.
     struct PrivateKeyFile {
         var algorithm: KeyAlgorithm
@@ -85,11 +97,8 @@ enum SSHKeyEncoding {
             case p256Type:
                 guard String(decoding: try section.field(), as: UTF8.self) == p256Curve else { throw ByteReaderError() }
                 let publicKey = try section.field()
-                // An mpint: big-endian, with a 0x00 in front when the top bit is set.
-                let scalar = Array(try section.field().drop(while: { $0 == 0 }))
-                guard publicKey.count == 65, scalar.count <= 32 else { throw ByteReaderError() }
-                file = PrivateKeyFile(algorithm: .p256, privateKey: Array(repeating: 0, count: 32 - scalar.count) + scalar,
-                                      publicKey: publicKey, comment: "")
+                guard publicKey.count == 65, let scalar = fixed32(mpint: try section.field()) else { throw ByteReaderError() }
+                file = PrivateKeyFile(algorithm: .p256, privateKey: scalar, publicKey: publicKey, comment: "")
             default:
                 throw VaultError(.invalidArgument, "OpenSSH \(type) keys are not supported; Sesame keeps ssh-ed25519 and ecdsa-sha2-nistp256 keys")
             }

@@ -57,12 +57,8 @@ struct SSHAgentReader {
             let publicKey = try string("P-256 public key")
             var mpint = try string("P-256 private key")
             defer { wipe(&mpint) }
-            // An mpint: big-endian, a 0x00 in front when the top bit is set.
-            guard publicKey.count == 65, let first = mpint.first, first & 0x80 == 0 else { throw .malformed("invalid P-256 key sizes or a negative scalar") }
-            var scalar = Array(mpint.drop(while: { $0 == 0 }))
-            defer { wipe(&scalar) }
-            guard scalar.count <= 32 else { throw .malformed("the P-256 scalar is longer than 32 bytes") }
-            var padded = [UInt8](repeating: 0, count: 32 - scalar.count) + scalar
+            guard publicKey.count == 65, !mpint.isEmpty else { throw .malformed("invalid P-256 key sizes") }
+            guard var padded = SSHKeyEncoding.fixed32(mpint: mpint) else { throw .malformed("a negative P-256 scalar, or one longer than 32 bytes") }
             defer { wipe(&padded) }
             key = try SSHAgentKey(algorithm: .p256, privateKey: padded, publicKey: publicKey)
         default:
