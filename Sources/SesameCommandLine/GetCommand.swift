@@ -15,8 +15,11 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Why you read it, shown on the prompt.")
     var reason: String?
 
+    @Flag(help: "Print {\"service\", \"name\", \"reference\", \"value\"} (\"valueBase64\" when the value is not UTF-8).")
+    var json = false
+
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let machine = try options.machine()
             let vault = try await options.open(machine)
             let context = options.context(machine)
@@ -38,7 +41,11 @@ struct GetCommand: AsyncParsableCommand {
             } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
                 throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
             }
-            try StandardOutput.write(value)
+            if json {
+                SecretDocument.print(SecretReference(service: item.service, name: item.name), value: value)
+            } else {
+                try StandardOutput.write(value)
+            }
         }
     }
 }

@@ -4,6 +4,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Sesame
 
 /// `sesame run --feature deploy --env TOKEN=api-token -- ./deploy.sh`:
@@ -15,9 +20,13 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a command with vault items in its environment, after the feature's check.",
         discussion: """
             Secrets go only into the command's environment, never into its arguments or sesame's output. \
-            sesame is replaced by the command (exec), so the exit code is the command's. The command does \
-            not run when a check fails or an item is missing (exit 3). A command that cannot be found exits \
-            127, one that cannot be executed 126, as in a shell.
+            --env-file reads a dotenv file whose values may be sesame://SERVICE/NAME references (single-quoted \
+            values are literal). The command does not run when a check fails or an item is missing (exit 3). \
+            The values read from the vault are replaced by <concealed by sesame> in the command's standard \
+            output and error, which therefore reach it through pipes; sesame ends as the command did (its \
+            exit code, or the same signal). With --no-masking, or when no item is read, sesame is replaced by \
+            the command (exec), which then keeps the terminal. A command that cannot be found exits 127, one \
+            that cannot be executed 126, as in a shell.
             """
     )
 
@@ -29,6 +38,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: ArgumentHelp(
         "Put the vault item NAME into the environment variable VAR; repeat for several.", valueName: "VAR=NAME"))
     var environment: [String] = []
+
+    @Option(name: .customLong("env-file"), help: ArgumentHelp(
+        "A dotenv file of VAR=value lines; a value that is a sesame:// reference becomes the item's value. Repeatable.",
+        valueName: "FILE"))
+    var environmentFiles: [String] = []
+
+    @Flag(help: "Do not conceal the secrets in the command's output; the command runs in sesame's place (exec).")
+    var noMasking = false
 
     @Option(help: "The service the --env items belong to.")
     var service = ItemOptions.defaultService
@@ -56,54 +73,65 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var secrets: [SecretBytes] = []
         try await reporting(json: false) {
-            let bindings = try EnvironmentBinding.parseAll(environment)
-            if feature != nil || !bindings.isEmpty {
-                try await prepare(bindings)
+            let entries = try environmentEntries()
+            let references = entries.compactMap { if case .reference(let reference) = $0.value { reference } else { nil } }
+            if feature != nil || !references.isEmpty {
+                secrets = try await prepare(references)
+            }
+            for entry in entries {
+                switch entry.value {
+                case .literal(let text): try CommandExec.export(entry.variable, SecretBytes(utf8: text), item: entry.variable)
+                case .reference(let reference): try CommandExec.export(entry.variable, secrets[references.firstIndex(of: reference)!], item: reference.name)
+                }
             }
         }
         // The secret descriptors are read; the command has no business with them.
         for descriptor in [options.passcodeFD, options.passwordFD].compactMap({ $0 }) { close(descriptor) }
-        CommandExec.exec(command)
+        if noMasking || secrets.isEmpty { CommandExec.exec(command) }
+        await MaskedCommand.run(command, secrets: secrets)
+    }
+
+    /// `--env` and every `--env-file`, in that order; a variable given twice
+    /// anywhere is refused.
+    private func environmentEntries() throws -> [EnvironmentFile.Entry] {
+        var entries = try EnvironmentBinding.parseAll(environment).map {
+            EnvironmentFile.Entry(variable: $0.variable, value: .reference(SecretReference(service: service, name: $0.item)))
+        }
+        for path in environmentFiles {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure(status: .failure, message: "cannot read the env file \(path); the command was not run")
+            }
+            guard let text = String(validating: Array(data), as: UTF8.self) else {
+                throw CommandFailure(status: .usage, message: "\(path) is not UTF-8 text; the command was not run")
+            }
+            do {
+                for entry in try EnvironmentFile(parsing: text, path: path).entries {
+                    if entries.contains(where: { $0.variable == entry.variable }) {
+                        throw CommandFailure(status: .usage, message: "\(entry.variable) is set twice (\(path) and an earlier --env or --env-file)")
+                    }
+                    entries.append(entry)
+                }
+            } catch let error as EnvironmentFile.ParseError {
+                throw CommandFailure(status: .usage, message: error.description)
+            }
+        }
+        return entries
     }
 
     /// Everything that needs the vault, finished (and the vault closed)
-    /// before the exec.
-    private func prepare(_ bindings: [EnvironmentBinding]) async throws {
-        let machine = try options.machine()
-        let vault = try await options.open(machine)
+    /// before the command starts: the values of `references`, in order.
+    private func prepare(_ references: [SecretReference]) async throws -> [SecretBytes] {
+        let resolver = try await ReferenceResolver.open(options)
         // Missing items first: nothing is asked for when the command cannot run anyway.
-        for binding in bindings {
-            guard try await vault.contains(service: service, account: binding.item) else {
-                throw CommandFailure(status: .notFound, message: "no item \(binding.item) in service \(service); the command was not run")
-            }
-        }
+        try await resolver.requireExisting(references, consequence: "the command was not run")
         if let feature {
-            let access = FeatureAccess(vault: vault, machine: machine, options: options)
+            let access = FeatureAccess(vault: resolver.vault, machine: resolver.machine, options: options)
             try await access.authenticate(Feature(rawValue: feature), reason: reason ?? "Run \(command[0]) (\(feature))")
         }
-        guard !bindings.isEmpty else { return }
-        // One context for every item: where the items' rules allow, one
-        // scan serves them all.
-        let context = options.context(machine)
-        // The application password is read once (a descriptor cannot be
-        // read twice) and serves every item that needs it. Each item's own
-        // row says so; a tampered row fails its read below with its own error.
-        var needsPassword = false
-        for binding in bindings {
-            if let item = try? await vault.attributes(service: service, account: binding.item) {
-                needsPassword = needsPassword || item.accessControl.flags.contains(.applicationPassword)
-            } else {
-                needsPassword = needsPassword || options.passwordFD != nil
-            }
-        }
-        if needsPassword {
-            _ = context.setCredential(try await options.applicationPassword(machine), type: .applicationPassword)
-        }
-        for binding in bindings {
-            let value = try await vault.read(service: service, account: binding.item,
-                                             operationPrompt: reason ?? "Give \(binding.item) to \(command[0])", context: context)
-            try CommandExec.export(binding.variable, value, item: binding.item)
-        }
+        guard !references.isEmpty else { return [] }
+        let values = try await resolver.read(references) { reason ?? "Give \($0.joined(separator: ", ")) to \(command[0])" }
+        return references.compactMap { values[$0] }
     }
 }

@@ -83,7 +83,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return try SecretReader.read(descriptor: 0, what: "the export", stripNewline: false).withUnsafeBytes { Array($0) }
         }
-        let path = ExportDestination.absolute(file)
+        let path = PrivateFile.absolute(file)
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw CommandFailure(status: .failure, message: "cannot read \(path): \(String(cString: strerror(errno)))")

@@ -9,9 +9,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Writing an export file: 0600 from its first byte, never over an existing
-/// file unless asked, and never half-replaced.
-enum ExportDestination {
+/// Writing a file that holds secrets (an export, an injected template):
+/// 0600 from its first byte, never over an existing file unless asked, and
+/// never half-replaced.
+enum PrivateFile {
     /// `path` made absolute, so messages name it unambiguously.
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -28,7 +29,7 @@ enum ExportDestination {
     /// Writes `bytes` to `path`, mode 0600. Without `force` the file is
     /// created exclusively (an existing one, even one that appeared since
     /// the check, is kept); with it, a temporary file is renamed over the old
-    /// one, so a crash leaves either the old export or the new one.
+    /// one, so a crash leaves either the old file or the new one.
     static func write(_ bytes: [UInt8], to path: String, force: Bool) throws(CommandFailure) {
         let target = force ? temporaryPath(beside: path) : path
         let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -51,7 +52,7 @@ enum ExportDestination {
         syncDirectory(of: path)
     }
 
-    /// Writes the export to standard output.
+    /// Writes the bytes to standard output.
     static func writeStandardOutput(_ bytes: [UInt8]) throws(CommandFailure) {
         try writeAll(bytes, to: 1, what: "standard output")
     }
