@@ -98,8 +98,9 @@ struct RunCommandTests {
         #expect(!home.exists("ran"))
     }
 
-    @Test("The command starts as from a shell: same blocked and ignored signals, no descriptor to the passcode file or the vault")
-    func cleanStart() async throws {
+    @Test("The command starts as from a shell: same blocked and ignored signals, no descriptor to the passcode file or the vault",
+          arguments: [[], ["--no-masking"]])
+    func cleanStart(masking: [String]) async throws {
         let home = try VaultHome()
         defer { home.remove() }
         try await home.createVault()
@@ -107,7 +108,7 @@ struct RunCommandTests {
         // grep and ls inherit what sesame exec'd into: sh changes neither.
         let probe = #"grep -E '^Sig(Blk|Ign)' /proc/self/status; ls -l /proc/self/fd"#
         let direct = try await SesameBinary.runCommand(["/bin/sh", "-c", probe], environment: home.environment)
-        let viaSesame = try await home.sesame(["run", "--no-interaction", "--passcode-fd", "3", "--env", "T=api-token", "--", "/bin/sh", "-c", probe],
+        let viaSesame = try await home.sesame(["run", "--no-interaction", "--passcode-fd", "3", "--env", "T=api-token"] + masking + ["--", "/bin/sh", "-c", probe],
                                               secret: VaultHome.passcode)
         #expect(viaSesame.status == 0, "\(viaSesame.stderr)")
         #expect(direct.contains("SigIgn"))
@@ -140,8 +141,8 @@ struct RunCommandTests {
         try await home.createVault()
         try await home.put("first", Data("one".utf8), arguments: ["--access", "app-password", "--password-fd", "3"], secret: "app pass")
         try await home.put("second", Data("two".utf8), arguments: ["--access", "app-password", "--password-fd", "3"], secret: "app pass")
-        let result = try await home.sesame(["run", "--no-interaction", "--password-fd", "3", "--env", "A=first", "--env", "B=second", "--",
-                                            "/bin/sh", "-c", #"printf %s "$A$B""#], secret: "app pass")
+        let result = try await home.sesame(["run", "--no-interaction", "--password-fd", "3", "--env", "A=first", "--env", "B=second", "--no-masking",
+                                            "--", "/bin/sh", "-c", #"printf %s "$A$B""#], secret: "app pass")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "onetwo")
 

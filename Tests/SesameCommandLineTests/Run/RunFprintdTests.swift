@@ -31,6 +31,25 @@ struct RunFprintdTests {
         #expect(screen.components(separatedBy: "Touch the fingerprint reader").count == 2, "one prompt: \(screen)")
     }
 
+    @Test("Issue 16: inject opens the items a template shares an access control with one scan, and the prompt names them all")
+    func injectOneScan() async throws {
+        let (harness, home) = try await FprintdHarness.startWithVault()
+        defer { harness.stop(); home.remove() }
+        try await home.put("first", Data("one".utf8), arguments: ["--access", "biometry-any"])
+        try await home.put("second", Data("two".utf8), arguments: ["--access", "biometry-any"])
+        try Data("a={{ sesame://sesame/first }} b={{ sesame://sesame/second }}".utf8).write(to: URL(fileURLWithPath: home.file("t.tpl")))
+
+        let session = try AuthenticateCommandTests.TerminalSession(
+            arguments: ["inject", "-i", home.file("t.tpl"), "-o", home.file("out")], environment: home.environment)
+        try await session.waitUntilScanning(harness)
+        try await harness.scan("owner")
+        let (status, screen) = await session.finish()
+        #expect(status == 0, "\(screen)")
+        #expect(FileManager.default.contents(atPath: home.file("out")) == Data("a=one b=two".utf8))
+        #expect(screen.components(separatedBy: "Touch the fingerprint reader").count == 2, "one prompt: \(screen)")
+        #expect(screen.contains("first, second"), "the one prompt names both items: \(screen)")
+    }
+
     @Test("SPEC D2: under --no-interaction a fingerprint item exits 10 and the command does not run")
     func notInteractive() async throws {
         let (harness, home) = try await FprintdHarness.startWithVault()

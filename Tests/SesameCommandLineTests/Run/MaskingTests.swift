@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// `sesame run` conceals the values it injected in the command's output.
+@Suite("sesame run: masking")
+struct MaskingTests {
+    private static let mask = "<concealed by sesame>"
+
+    private func prepared() async throws -> VaultHome {
+        let home = try VaultHome()
+        try await home.createVault()
+        try await home.put("api-token", Data("tok-1234567".utf8))
+        try await home.put("tok", Data("tok-12".utf8))
+        try await home.put("binary", Data([0xff, 0x00, 0x41].prefix(1) + Data("xyz".utf8)))
+        return home
+    }
+
+    private func run(_ script: String, home: VaultHome, extra: [String] = []) async throws -> SesameBinary.Result {
+        try await home.sesame(["run", "--no-interaction", "--env", "TOKEN=api-token", "--env", "SHORT=tok", "--env", "BIN=binary"]
+                              + extra + ["--", "/bin/sh", "-c", script])
+    }
+
+    @Test("Values on stdout and stderr are concealed, the longest first; other output is untouched")
+    func conceals() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let result = try await run(#"echo "a $TOKEN b $SHORT c"; echo "err:$TOKEN" >&2; printf 'tail-%s' "$BIN""#, home: home)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "a \(Self.mask) b \(Self.mask) c\ntail-\(Self.mask)")
+        #expect(result.stderr == "err:\(Self.mask)\n")
+    }
+
+    @Test("A value split across writes, with a pause between them, is still concealed")
+    func splitWrites() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let script = #"printf %s "x${TOKEN%???????}"; sleep 0.5; printf %s "${TOKEN#????}"; sleep 0.3; printf '%s\n' "y""#
+        let result = try await run(script, home: home)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "x\(Self.mask)y\n")
+    }
+
+    @Test("A prefix of a value that never completes is written at the end, unchanged")
+    func incompletePrefix() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let result = try await run(#"printf 'tok-'"#, home: home)
+        #expect(result.stdout == "tok-")
+    }
+
+    @Test("sesame ends as the command did: its exit code, or the same signal")
+    func endsAsTheCommand() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let code = try await run(#"echo "$TOKEN"; exit 42"#, home: home)
+        #expect(code.status == 42)
+        #expect(code.stdout == Self.mask + "\n")
+        let killed = try await run(#"echo "$TOKEN"; kill -TERM $$"#, home: home)
+        #expect(killed.status == SIGTERM, "Process reports the signal that ended sesame")
+        #expect(killed.stdout == Self.mask + "\n")
+        let notFound = try await run("", home: home, extra: []).status
+        #expect(notFound == 0)
+        let missingCommand = try await home.sesame(["run", "--no-interaction", "--env", "TOKEN=api-token", "--", "/no/such/command"])
+        #expect(missingCommand.status == 127)
+    }
+
+    @Test("--no-masking hands the output over untouched (the command runs in sesame's place)")
+    func noMasking() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let result = try await run(#"echo "$TOKEN""#, home: home, extra: ["--no-masking"])
+        #expect(result.stdout == "tok-1234567\n")
+    }
+
+    @Test("Output that no longer has a reader does not stop the command")
+    func closedOutput() async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let script = #"(sesame "$@"; echo "status $?" > "$OUT") | head -c 1 >/dev/null"#
+        let environment = home.environment.merging(["OUT": home.file("status"), "PATH": SesameBinary.url.deletingLastPathComponent().path + ":/usr/bin:/bin"]) { $1 }
+        _ = try await SesameBinary.run(
+            ["-c", script, "sh", "run", "--no-interaction", "--env", "TOKEN=api-token", "--", "/bin/sh", "-c",
+             #"for i in $(seq 1 2000); do echo "line $i $TOKEN"; done; touch "$1""#, "sh", home.file("finished")],
+            environment: environment, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(home.exists("finished"), "the command ran to its end")
+    }
+}
