@@ -47,10 +47,10 @@ struct InjectCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let source = input ?? "standard input"
-            let template: Template
+            let template: SecretTemplate
             do {
-                template = try Template(parsing: try readTemplate(), source: source)
-            } catch let error as Template.ParseError {
+                template = try SecretTemplate(parsing: try readTemplate(), source: source)
+            } catch let error as SecretTemplate.ParseError {
                 throw CommandFailure(status: .usage, message: error.description)
             }
             let destination = output.map(PrivateFile.absolute)

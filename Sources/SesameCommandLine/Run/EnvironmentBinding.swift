@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sesame
 
 /// One `--env VAR=NAME`: the vault item NAME goes into the variable VAR.
 struct EnvironmentBinding: Equatable {
@@ -20,15 +21,7 @@ struct EnvironmentBinding: Equatable {
         return EnvironmentBinding(variable: variable, item: item)
     }
 
-    /// `[A-Za-z_][A-Za-z0-9_]*`.
-    static func isVariableName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || isLetter(first) else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || isLetter($0) || ("0"..."9").contains($0) }
-    }
-
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-    }
+    static func isVariableName(_ name: String) -> Bool { EnvironmentFile.isVariableName(name) }
 
     /// Parses every binding, refusing the same variable twice: which value
     /// would win is not something a script should have to guess.

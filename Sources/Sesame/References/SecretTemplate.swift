@@ -1,27 +1,37 @@
-import Sesame
-
-/// A template for `sesame inject`: text with `{{ sesame://SERVICE/NAME }}`
-/// placeholders (spaces inside the braces optional). A `{{` not followed by
+/// A template with `{{ sesame://SERVICE/NAME }}` placeholders (spaces inside
+/// the braces optional), as `sesame inject` fills in. A `{{` not followed by
 /// `sesame://` is text, so other template languages' braces pass through.
-struct Template {
-    enum Segment: Equatable {
+public struct SecretTemplate: Sendable, Hashable {
+    /// A piece of the template.
+    public enum Segment: Sendable, Hashable {
+        /// Bytes copied as they are.
         case text([UInt8])
+        /// A placeholder, replaced by the item's value.
         case reference(SecretReference)
     }
 
-    let segments: [Segment]
+    /// The template, in order.
+    public let segments: [Segment]
 
     /// Why a template cannot be used, with its line and column.
-    struct ParseError: Error, CustomStringConvertible {
-        var description: String
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// `SOURCE:LINE:COLUMN: why`.
+        public var description: String
     }
 
-    var references: [SecretReference] {
+    /// The placeholders' references, in order, repeats included.
+    public var references: [SecretReference] {
         segments.compactMap { if case .reference(let reference) = $0 { reference } else { nil } }
     }
 
-    /// Parses `bytes`; `source` names them in errors.
-    init(parsing bytes: [UInt8], source: String) throws(ParseError) {
+    /// Parses a template.
+    ///
+    /// - Parameters:
+    ///   - bytes: The template; any bytes (only the placeholders must be ASCII).
+    ///   - source: What names the template in errors, e.g. its path.
+    /// - Throws: ``ParseError`` when a `{{ sesame://` placeholder is not
+    ///   closed by `}}` or its reference is malformed.
+    public init(parsing bytes: [UInt8], source: String) throws(ParseError) {
         let prefix = Array(SecretReference.prefix.utf8)
         var segments: [Segment] = []
         var text: [UInt8] = []
@@ -60,9 +70,11 @@ struct Template {
         self.segments = segments
     }
 
-    /// The template with every placeholder replaced by its value. The caller
-    /// wipes the result once written.
-    func render(_ values: [SecretReference: SecretBytes]) -> [UInt8] {
+    /// The template with every placeholder replaced by its value.
+    ///
+    /// - Parameter values: A value for every reference; a missing one renders as nothing.
+    /// - Returns: The rendered bytes, allocated once; the caller wipes them once written.
+    public func render(_ values: [SecretReference: SecretBytes]) -> [UInt8] {
         var output: [UInt8] = []
         // One allocation: a growing array would leave copies of the values
         // behind in memory it freed, where no wipe reaches them.

@@ -1,6 +1,4 @@
-import Sesame
-
-/// A dotenv file for `run --env-file`: `VAR=value` lines, where a value that
+/// A dotenv file, as `sesame run --env-file` reads it: `VAR=value` lines, where a value that
 /// is a `sesame://` reference is replaced by the item's value.
 ///
 /// The syntax is the common subset of dotenv implementations: blank lines
@@ -12,26 +10,51 @@ import Sesame
 ///   `sesame://…` itself).
 /// `$VAR` is not expanded: a value is what the file says. A variable given
 /// twice is an error, since which one wins would be a guess.
-struct EnvironmentFile {
-    enum Value: Equatable {
+public struct EnvironmentFile: Sendable, Hashable {
+    /// A variable's value.
+    public enum Value: Sendable, Hashable {
+        /// The text, as written (after unquoting).
         case literal(String)
+        /// An item whose value the variable gets.
         case reference(SecretReference)
     }
 
-    struct Entry: Equatable {
-        var variable: String
-        var value: Value
+    /// One `VAR=value` line.
+    public struct Entry: Sendable, Hashable {
+        /// The variable's name, `[A-Za-z_][A-Za-z0-9_]*`.
+        public var variable: String
+        /// Its value.
+        public var value: Value
+
+        /// An entry.
+        ///
+        /// - Parameters:
+        ///   - variable: The variable's name.
+        ///   - value: Its value.
+        public init(variable: String, value: Value) {
+            self.variable = variable
+            self.value = value
+        }
     }
 
-    let entries: [Entry]
+    /// The file's entries, in order.
+    public let entries: [Entry]
 
     /// What is wrong, as `FILE:LINE: why`.
-    struct ParseError: Error, CustomStringConvertible {
-        var description: String
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// `FILE:LINE: why`.
+        public var description: String
     }
 
-    /// Parses the text of `path`.
-    init(parsing text: String, path: String) throws(ParseError) {
+    /// Parses a file's text.
+    ///
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - path: What names the file in errors.
+    /// - Throws: ``ParseError`` for a line that is not `VAR=value`, a bad
+    ///   variable name, a variable given twice, an unclosed quote, text after
+    ///   a closing quote, an unknown escape, a NUL byte, or a malformed reference.
+    public init(parsing text: String, path: String) throws(ParseError) {
         var entries: [Entry] = []
         var seen: Set<String> = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -42,7 +65,7 @@ struct EnvironmentFile {
             if line.hasPrefix("export ") { line = line.dropFirst("export ".count).drop { $0 == " " } }
             guard let equals = line.firstIndex(of: "=") else { throw fail("expected VAR=value") }
             let variable = String(line[..<equals].trimmingSuffix { $0 == " " || $0 == "\t" })
-            guard EnvironmentBinding.isVariableName(variable) else {
+            guard Self.isVariableName(variable) else {
                 throw fail("\"\(variable)\" is not a variable name (letters, digits and '_', not starting with a digit)")
             }
             guard seen.insert(variable).inserted else { throw fail("\(variable) is given twice") }
@@ -52,6 +75,21 @@ struct EnvironmentFile {
             entries.append(Entry(variable: variable, value: value))
         }
         self.entries = entries
+    }
+
+    /// Whether `name` can be a variable a shell script reads as `$name`:
+    /// `[A-Za-z_][A-Za-z0-9_]*` (so that `=` or NUL cannot smuggle a second
+    /// assignment in).
+    ///
+    /// - Parameter name: The candidate.
+    /// - Returns: `true` when it can.
+    public static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || isLetter(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || isLetter($0) || ("0"..."9").contains($0) }
+    }
+
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
     private static func value(_ text: Substring, fail: (String) -> ParseError) throws(ParseError) -> Value {
