@@ -20,6 +20,9 @@ struct KeyAgreeCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var options: VaultOptions
 
+    @Flag(help: "Print {\"sharedSecret\": \"base64\"} instead of the bytes.")
+    var json = false
+
     @Option(help: ArgumentHelp("The peer's public key, PEM SubjectPublicKeyInfo (`openssl pkey -pubout`).", valueName: "pemfile"))
     var peer: String
 
@@ -27,7 +30,7 @@ struct KeyAgreeCommand: AsyncParsableCommand {
     var reason: String?
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             if SecretReader.isTerminal(1) {
                 throw CommandFailure(status: .usage, message: "standard output is a terminal; a shared secret is never shown: redirect it to a file or a pipe")
             }
@@ -39,7 +42,7 @@ struct KeyAgreeCommand: AsyncParsableCommand {
                 try await vault.sharedSecret(withKey: key.name, service: key.service, peer: peerKey,
                                              operationPrompt: reason ?? "Agree on a secret with \(key.name)", context: context)
             }
-            try StandardOutput.write(secret)
+            try BinaryDocument.write(secret, field: "sharedSecret", json: json)
         }
     }
 }

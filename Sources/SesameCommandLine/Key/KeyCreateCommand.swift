@@ -21,7 +21,7 @@ struct KeyCreateCommand: AsyncParsableCommand {
     var algorithm: AlgorithmArgument
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: protection.json) {
             let control = try protection.accessControl()
             let machine = try options.machine()
             let vault = try await options.open(machine)

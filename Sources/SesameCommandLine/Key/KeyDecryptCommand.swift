@@ -16,6 +16,9 @@ struct KeyDecryptCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var options: VaultOptions
 
+    @Flag(help: "Print {\"plaintext\": \"base64\"} instead of the bytes.")
+    var json = false
+
     @Option(help: "Why you decrypt, shown on the prompt.")
     var reason: String?
 
@@ -24,13 +27,13 @@ struct KeyDecryptCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let plaintext = try await key.use(options) { vault, found, context in
                 let ciphertext = try SecretReader.read(descriptor: 0, what: "the ciphertext", stripNewline: false)
                 return try await vault.decrypt(ciphertext.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                                operationPrompt: reason ?? "Decrypt with \(key.name)", context: context)
             }
-            try StandardOutput.write(plaintext)
+            try BinaryDocument.write(plaintext, field: "plaintext", json: json)
         }
     }
 }

@@ -12,6 +12,9 @@ struct KeyEncryptCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var options: VaultOptions
 
+    @Flag(help: "Print {\"ciphertext\": \"base64\"} instead of the bytes.")
+    var json = false
+
     func validate() throws {
         if options.passcodeFD == 0 {
             throw ValidationError("standard input carries the plaintext; pass the passcode on another descriptor")
@@ -19,11 +22,12 @@ struct KeyEncryptCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let vault = try await options.open(try options.machine())
             let found = try await key.find(in: vault)
             let plaintext = try SecretReader.read(descriptor: 0, what: "the plaintext", stripNewline: false)
-            try StandardOutput.write(try plaintext.withUnsafeBytes { bytes throws(VaultError) in try found.publicKey.encrypt(bytes) })
+            try BinaryDocument.write(try plaintext.withUnsafeBytes { bytes throws(VaultError) in try found.publicKey.encrypt(bytes) },
+                                    field: "ciphertext", json: json)
         }
     }
 }

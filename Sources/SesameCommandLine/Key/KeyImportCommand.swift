@@ -27,7 +27,7 @@ struct KeyImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: protection.json) {
             let control = try protection.accessControl()
             if SecretReader.isTerminal(0) {
                 throw CommandFailure(status: .usage, message: "pipe the key file to standard input: sesame key import \(key.name) < FILE")

@@ -15,6 +15,9 @@ struct KeyProtectionOptions: ParsableArguments {
     @Option(help: "How to print the public key: openssh (signing keys' default), pem (the others' default) or raw.")
     var format: PublicKeyFormat?
 
+    @Flag(help: "Print the key as `key ls --json` does, instead of its public key.")
+    var json = false
+
     func validate() throws {
         _ = try accessControl()
     }
@@ -25,6 +28,7 @@ struct KeyProtectionOptions: ParsableArguments {
 
     /// Prints the new key's public key.
     func show(_ key: VaultKey) throws {
+        if json { return print(JSONOutput.encode(try KeyDocument(key))) }
         try StandardOutput.write(try (format ?? .standard(for: key.algorithm)).render(key))
     }
 

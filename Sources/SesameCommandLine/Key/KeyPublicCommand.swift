@@ -14,10 +14,14 @@ struct KeyPublicCommand: AsyncParsableCommand {
     @Option(help: "openssh (signing keys' default; `ssh-keygen -l -f` reads it), pem (SubjectPublicKeyInfo; the others' default) or raw.")
     var format: PublicKeyFormat?
 
+    @Flag(help: "Print the key as `key ls --json` does.")
+    var json = false
+
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let vault = try await options.open(try options.machine())
             let found = try await key.find(in: vault)
+            if json { return print(JSONOutput.encode(try KeyDocument(found))) }
             try StandardOutput.write(try (format ?? .standard(for: found.algorithm)).render(found))
         }
     }

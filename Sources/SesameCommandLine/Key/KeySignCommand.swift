@@ -16,6 +16,9 @@ struct KeySignCommand: AsyncParsableCommand {
     @OptionGroup var key: KeyOptions
     @OptionGroup var options: VaultOptions
 
+    @Flag(help: "Print {\"signature\": \"base64\"} instead of the bytes.")
+    var json = false
+
     @Option(help: "raw or der (P-256 only; its default). Ed25519 signatures are raw.")
     var format: SignatureFormat?
 
@@ -32,13 +35,13 @@ struct KeySignCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let signature = try await key.use(options) { vault, found, context in
                 let data = try SecretReader.read(descriptor: 0, what: "the data to sign", stripNewline: false)
                 return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                             encoding: format?.encoding, operationPrompt: reason ?? "Sign with \(key.name)", context: context)
             }
-            try StandardOutput.write(signature)
+            try BinaryDocument.write(signature, field: "signature", json: json)
         }
     }
 }

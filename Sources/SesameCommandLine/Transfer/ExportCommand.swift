@@ -24,6 +24,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace FILE if it exists.")
     var force = false
 
+    @Flag(help: "Print the report as JSON on standard output ({\"transferred\", \"skipped\"}); needs FILE.")
+    var json = false
+
     @Option(help: "Why you export, shown on the prompt.")
     var reason: String?
 
@@ -34,6 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if file.isEmpty { throw ValidationError("FILE must not be empty") }
+        if json, file == "-" { throw ValidationError("--json prints the report on standard output; write the export to a FILE") }
         try passphrase.requireDistinct(from: options, dataOnStandardInput: false)
         if let scryptLog2N, ScryptCost(log2N: scryptLog2N) == nil || scryptLog2N < 10 {
             throw ValidationError("--scrypt-log2n must be between 10 and 20")
@@ -41,7 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let destination = file == "-" ? nil : PrivateFile.absolute(file)
             if let destination {
                 try PrivateFile.requireWritable(destination, force: force)
@@ -74,7 +78,11 @@ struct ExportCommand: AsyncParsableCommand {
             for item in report.skipped where !local.contains(ItemKey(service: item.service, account: item.account)) {
                 lines.append("Skipped \(item.service)/\(item.account): \(item.reason)")
             }
-            StandardError.write(lines.joined(separator: "\n") + "\n")
+            if json {
+                print(JSONOutput.encode(TransferDocument(transferred: report.transferred, skipped: TransferDocument.items(report.skipped))))
+            } else {
+                StandardError.write(lines.joined(separator: "\n") + "\n")
+            }
         }
     }
 }

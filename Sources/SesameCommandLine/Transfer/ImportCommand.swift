@@ -34,6 +34,9 @@ struct ImportCommand: AsyncParsableCommand {
     /// from eating all memory. Standard input stops at ``SecretReader/limit``.
     static let limit = 256 << 20
 
+    @Flag(help: "Print the report as JSON on standard output ({\"transferred\", \"kept\", \"skipped\"}).")
+    var json = false
+
     func validate() throws {
         if file.isEmpty { throw ValidationError("FILE must not be empty") }
         try passphrase.requireDistinct(from: options, dataOnStandardInput: file == "-")
@@ -43,7 +46,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
+        try await reporting(json: json) {
             let bytes = try readFile()
             let machine = try options.machine()
             let vault = try await options.open(machine)
@@ -72,7 +75,12 @@ struct ImportCommand: AsyncParsableCommand {
                 lines.append("Skipped \(others.count) item\(others.count == 1 ? "" : "s"):")
                 lines += others.map { "  \($0.service)/\($0.account): \($0.reason)" }
             }
-            StandardError.write(lines.joined(separator: "\n") + "\n")
+            if json {
+                print(JSONOutput.encode(TransferDocument(transferred: report.transferred, kept: TransferDocument.items(conflicts, reasons: false),
+                                                         skipped: TransferDocument.items(others))))
+            } else {
+                StandardError.write(lines.joined(separator: "\n") + "\n")
+            }
         }
     }
 

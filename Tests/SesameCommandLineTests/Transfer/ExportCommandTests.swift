@@ -86,5 +86,20 @@ struct ExportCommandTests {
         #expect(try await SesameBinary.run(["get", "portable", "--no-interaction"], environment: targetEnvironment).output == value)
         #expect(try await SesameBinary.run(["get", "local", "--no-interaction"], environment: targetEnvironment).status == 3)
         #expect(try await SesameBinary.run(["key", "ls", "--no-interaction"], environment: targetEnvironment).stdout.isEmpty)
+
+        // Issue 16: the same report as one JSON document on standard output.
+        let json = try AuthenticateCommandTests.TerminalSession(
+            arguments: ["export", home + "/again.sesame", "--scrypt-log2n", "10", "--json"], environment: sourceEnvironment)
+        try await json.waitForScreen("Export passphrase")
+        json.type(passphrase + "\r")
+        try await json.waitForScreen("Repeat the passphrase")
+        json.type(passphrase + "\r")
+        try await json.waitUntilScanning(harness)
+        try await harness.scan("owner")
+        let (jsonStatus, jsonScreen) = await json.finish()
+        #expect(jsonStatus == 0, "\(jsonScreen)")
+        #expect(jsonScreen.contains(#""transferred" : 1"#), "\(jsonScreen)")
+        #expect(jsonScreen.contains(#""name" : "signer""#) && jsonScreen.contains(#""name" : "local""#), "\(jsonScreen)")
+        #expect(!jsonScreen.contains("Exported 1 item"), "the report is not printed twice")
     }
 }

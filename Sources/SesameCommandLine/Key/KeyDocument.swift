@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// A key in `--json` (`key ls`, `key public`, `key create`, `key import`):
+/// its attributes and public parts, spelled as `key create`'s options.
+struct KeyDocument: Encodable {
+    var service: String
+    var name: String
+    var label: String?
+    var algorithm: String
+    var access: String
+    var accessibility: String
+    var fingerprint: String
+    /// OpenSSH for signing keys, PEM for the others.
+    var publicKey: String
+    var created: Date
+
+    init(_ key: VaultKey) throws {
+        service = key.service
+        name = key.name
+        label = key.label
+        algorithm = key.algorithm.rawValue
+        access = AccessArgument.describe(key.accessControl)
+        accessibility = AccessibilityArgument.name(key.accessibility)
+        fingerprint = key.publicKey.fingerprint
+        publicKey = String(decoding: try PublicKeyFormat.standard(for: key.algorithm).render(key), as: UTF8.self)
+            .trimmingCharacters(in: .newlines)
+        created = key.created
+    }
+}
+
+/// The bytes a key operation prints (`sign`, `encrypt`, `decrypt`, `agree`),
+/// in `--json` as `{"FIELD": "base64"}`.
+enum BinaryDocument {
+    static func write(_ bytes: UnsafeRawBufferPointer, field: String, json: Bool) throws {
+        guard json else { return try StandardOutput.write(bytes) }
+        print(JSONOutput.encode([field: Data(bytes).base64EncodedString()]))
+    }
+
+    static func write(_ bytes: [UInt8], field: String, json: Bool) throws {
+        try bytes.withUnsafeBytes { try write($0, field: field, json: json) }
+    }
+
+    static func write(_ secret: SecretBytes, field: String, json: Bool) throws {
+        try secret.withUnsafeBytes { try write($0, field: field, json: json) }
+    }
+}
