@@ -15,8 +15,15 @@ struct GetCommand: AsyncParsableCommand {
     @Option(help: "Why you read it, shown on the prompt.")
     var reason: String?
 
+    @Flag(help: ArgumentHelp(
+        "Copy the value to the clipboard (wl-copy or xclip) instead of printing it.",
+        discussion: "Cleared after 45 s ($SESAME_CLIP_SECONDS) if the clipboard still holds it. Exit 7 without a display or tool."))
+    var clip = false
+
     func run() async throws {
         try await reporting(json: false) {
+            // Before any prompt: a clipboard that cannot be reached must not cost a scan.
+            let clipboard = try clip ? (Clipboard.find(), Clipboard.clearingDelay()) : nil
             let machine = try options.machine()
             let vault = try await options.open(machine)
             let context = options.context(machine)
@@ -37,6 +44,11 @@ struct GetCommand: AsyncParsableCommand {
                 throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
             } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
                 throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
+            }
+            if let (clipboard, seconds) = clipboard {
+                try await clipboard.copy(value, clearingAfter: seconds)
+                StandardError.write("sesame: \(item.name) copied to the clipboard; cleared in \(seconds) s unless something else is copied first\n")
+                return
             }
             try StandardOutput.write(value)
         }
