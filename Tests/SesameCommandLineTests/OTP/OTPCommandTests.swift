@@ -134,4 +134,28 @@ struct OTPCommandTests: VaultHomeSuite {
         #expect(try await sesame(["otp", "a", "--service", "work"]).stdout == "520489\n")
         #expect(try await sesame(["otp", "code", "a"]).stdout == "287922\n")
     }
+
+    @Test("HOTP: 8 processes asking at once never print the same code; the stored counter counts exactly the codes printed")
+    func hotpConcurrent() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        try await add("h", "otpauth://hotp/h?secret=\(Self.secret)&counter=0")
+        let runs = try await withThrowingTaskGroup(of: SesameBinary.Result.self) { group in
+            for _ in 0..<8 { group.addTask { try await self.sesame(["otp", "h"]) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let printed = runs.filter { $0.status == 0 }.map { $0.stdout.trimmingCharacters(in: .newlines) }
+        let refused = runs.filter { $0.status != 0 }
+        #expect(Set(printed).count == printed.count, "a code was printed twice: \(printed)")
+        #expect(!printed.isEmpty)
+        #expect(refused.allSatisfy { $0.status == 3 && $0.stderr.contains("changed") && $0.output.isEmpty }, "\(refused.map(\.stderr))")
+        #expect(Set(printed).isSubset(of: OneTimeCodeVectors.rfc4226.prefix(printed.count)))
+        let stored = try await sesame(["get", "h", "--service", "otp"])
+        #expect(stored.stdout.contains("counter=\(printed.count)&") || stored.stdout.hasSuffix("counter=\(printed.count)"))
+    }
+}
+
+/// RFC 4226 Appendix D's codes for counters 0–9 of "12345678901234567890".
+enum OneTimeCodeVectors {
+    static let rfc4226 = ["755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489"]
 }
