@@ -123,7 +123,7 @@ struct ClipboardTests: VaultHomeSuite {
         #expect(try await clipboard(server.display) == "copied later")
     }
 
-    @Test("Without a display, a tool or a reachable server: exit 7, a reason, nothing read or copied")
+    @Test("Without a display, a tool or a reachable server (X11 or Wayland): exit 7, a reason, nothing copied")
     func refusals() async throws {
         defer { place.remove() }
         try await prepare()
@@ -136,6 +136,14 @@ struct ClipboardTests: VaultHomeSuite {
         // A display nobody serves: xclip fails, and so does the command.
         let unreachable = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": ":32767"])
         #expect(unreachable.status == 7 && unreachable.stderr.contains("xclip failed"), "\(unreachable.stderr)")
+        // Wayland comes first: with WAYLAND_DISPLAY set, wl-copy is used (and
+        // here fails: no compositor serves that name), even beside a DISPLAY.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wl-copy") else {
+            throw EnvironmentError("wl-copy is not installed (Debian package wl-clipboard); the clipboard tests need it")
+        }
+        let noCompositor = try await sesame(["get", "token", "--clip"],
+                                            extra: ["WAYLAND_DISPLAY": "sesame-none", "XDG_RUNTIME_DIR": place.home, "DISPLAY": ":32767"])
+        #expect(noCompositor.status == 7 && noCompositor.stderr.contains("wl-copy failed"), "\(noCompositor.stderr)")
         let badDelay = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": ":0", "SESAME_CLIP_SECONDS": "soon"])
         #expect(badDelay.status == 2 && badDelay.stderr.contains("SESAME_CLIP_SECONDS"), "\(badDelay.stderr)")
         let missing = try await sesame(["get", "nope", "--clip"], extra: ["DISPLAY": ":32767"])
