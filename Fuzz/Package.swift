@@ -52,6 +52,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
         ),
         .executableTarget(
+            name: "FuzzOTP",
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

@@ -18,8 +18,19 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Print {\"service\", \"name\", \"reference\", \"value\"} (\"valueBase64\" when the value is not UTF-8).")
     var json = false
 
+    @Flag(help: ArgumentHelp(
+        "Copy the value to the clipboard (wl-copy or xclip) instead of printing it.",
+        discussion: "Cleared after 45 s ($SESAME_CLIP_SECONDS) if the clipboard still holds it. Exit 7 without a display or tool."))
+    var clip = false
+
+    func validate() throws {
+        if json, clip { throw ValidationError("--json prints the value; --clip copies it instead: choose one") }
+    }
+
     func run() async throws {
         try await reporting(json: json) {
+            // Before any prompt: a clipboard that cannot be reached must not cost a scan.
+            let clipboard = try clip ? (Clipboard.find(), Clipboard.clearingDelay()) : nil
             let machine = try options.machine()
             let vault = try await options.open(machine)
             let context = options.context(machine)
@@ -40,6 +51,11 @@ struct GetCommand: AsyncParsableCommand {
                 throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
             } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
                 throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
+            }
+            if let (clipboard, seconds) = clipboard {
+                try await clipboard.copy(value, clearingAfter: seconds)
+                StandardError.write("sesame: \(item.name) copied to the clipboard; cleared in \(seconds) s unless something else is copied first\n")
+                return
             }
             if json {
                 SecretDocument.print(SecretReference(service: item.service, name: item.name), value: value)

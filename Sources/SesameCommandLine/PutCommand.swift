@@ -10,7 +10,8 @@ struct PutCommand: AsyncParsableCommand {
             The value is read from standard input byte for byte (use `printf %s` rather than `echo` \
             to avoid a trailing newline), never from the command line, where ps and shell history \
             would show it. --access flags: \(AccessArgument.names.map(\.0).joined(separator: ", ")); \
-            join them with `,` for any one or `+` for all, not both.
+            join them with `,` for any one or `+` for all, not both. With --generate the value is made \
+            from the system's CSPRNG instead, stored, and printed nowhere (read it with `get`).
             """
     )
 
@@ -29,6 +30,8 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(help: "Replace the value of an existing item (which asks as `get` does).")
     var replace = false
 
+    @OptionGroup(title: "Generating the value") var generation: GenerateOptions
+
     /// Catches a value typed after NAME so it can be refused with a reason
     /// instead of ArgumentParser's generic "unexpected argument".
     @Argument(parsing: .allUnrecognized, help: .hidden)
@@ -42,6 +45,7 @@ struct PutCommand: AsyncParsableCommand {
             throw ValidationError("put takes the value from standard input, never from the command line (ps and shell history would show it); nothing was stored")
         }
         if let access { _ = try AccessArgument.parse(access) }
+        if generation.generate { return }
         try options.requireStandardInputFree(for: "the value")
     }
 
@@ -50,7 +54,7 @@ struct PutCommand: AsyncParsableCommand {
             let control = try access.map(AccessArgument.parse) ?? Vault.noAccessControl
             let machine = try options.machine()
             let vault = try await options.open(machine)
-            let value = try await readValue()
+            let value = try await generation.generate ? generation.value() : readValue()
             guard !value.isEmpty else { throw CommandFailure(status: .usage, message: "the value is empty; nothing was stored") }
             let context = options.context(machine)
             try await item.supplyPassword(for: control, options: options, machine: machine, on: context)

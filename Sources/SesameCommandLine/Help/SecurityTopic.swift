@@ -24,6 +24,8 @@ struct SecurityTopic: HelpTopicCommand {
             Secrets never travel in arguments or the environment of sesame itself: values come from standard \
             input, passcodes and passwords from the terminal or a file descriptor (--passcode-fd, --password-fd). \
             Wrong passcodes are delayed, escalating, and the delays survive restarts. \
+            `get --clip` leaves the value on the clipboard, where every program of the display can read it, for \
+            45 s ($SESAME_CLIP_SECONDS); it is then cleared if the clipboard still holds it. \
             The full model: docs/SECURITY.md.
             """,
         shouldDisplay: false
