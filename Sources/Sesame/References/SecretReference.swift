@@ -91,7 +91,7 @@ public struct SecretReference: Sendable, Hashable, CustomStringConvertible {
             if byte == UInt8(ascii: "%") {
                 let high = encoded.index(after: index)
                 guard high != encoded.endIndex, encoded.index(after: high) != encoded.endIndex,
-                      let upper = hexValue(encoded[high]), let lower = hexValue(encoded[encoded.index(after: high)])
+                      let upper = PercentEncoding.hexValue(encoded[high]), let lower = PercentEncoding.hexValue(encoded[encoded.index(after: high)])
                 else { throw ParseError(description: "\(text): a % in \(part) must be followed by two hex digits") }
                 bytes.append(upper << 4 | lower)
                 index = encoded.index(high, offsetBy: 2)
@@ -106,14 +106,5 @@ public struct SecretReference: Sendable, Hashable, CustomStringConvertible {
             throw ParseError(description: "\(text): \(part) is not UTF-8 once decoded")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
