@@ -78,7 +78,7 @@ run() {
     export SESAME_VAULT="$home/vault/vault.sqlite"
     # A vault opened by its device key (no prompt per helper call); the
     # passcode slot's low scrypt cost only spares the debug build's time.
-    printf 'conformance' | "$bin/sesame" init --passcode-fd 0 --scrypt-log2n 10 --no-interaction 2>/dev/null
+    printf 'conformance' | "$bin/sesame" init --passcode-fd 0 --scrypt-log2n 10 --no-interaction 2>"$home/init.log" || { cat "$home/init.log" >&2; exit 1; }
     # The harness writes its trash directory under the test directory; a copy
     # of t/ keeps the shared tree clean and lets runs go in parallel.
     local tests="$home/git"

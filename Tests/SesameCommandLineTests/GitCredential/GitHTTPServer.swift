@@ -21,7 +21,7 @@ final class GitHTTPServer: @unchecked Sendable {
         process.arguments = [script, root, user, passwordFile, portFile]
         process.environment = ["PATH": "/usr/bin:/bin"]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle.nullDevice
         try process.run()
         // The server writes its port once it listens; polling a file is the
         // only wait, bounded, and never a timed assertion.
