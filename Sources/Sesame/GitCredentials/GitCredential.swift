@@ -45,13 +45,15 @@ public struct GitCredential: Sendable {
 
     /// Whether `stored` answers this query, as git's own `credential_match`
     /// decides: every attribute the query has must be equal; an attribute it
-    /// lacks matches anything (a query without `path=` matches every path).
+    /// lacks matches anything (a query without `path=` matches every path;
+    /// an empty `host=` counts as none).
     ///
     /// - Parameter stored: A stored credential.
     /// - Returns: `true` when `stored` matches. Passwords are not compared.
     public func isAnswered(by stored: GitCredential) -> Bool {
         func check(_ wanted: String?, _ have: String?) -> Bool { wanted == nil || wanted == have }
-        return check(self.protocol, stored.protocol) && check(host, stored.host)
+        // An empty host is no host (a `cert` credential's), as in `isSpecific` and the item name.
+        return check(self.protocol, stored.protocol) && check(host == "" ? nil : host, stored.host)
             && check(path, stored.path) && check(username, stored.username)
     }
 

@@ -59,7 +59,7 @@ struct GitCredentialTests {
     }
 
     @Test("matching is git's credential_match: what the query gives must be equal, what it lacks matches anything")
-    func matching() {
+    func matching() throws {
         let stored = credential("https", "example.com", path: "repo.git", username: "alice")
         #expect(credential("https", "example.com").isAnswered(by: stored))
         #expect(credential("https", "example.com", path: "repo.git", username: "alice").isAnswered(by: stored))
@@ -68,6 +68,9 @@ struct GitCredentialTests {
         #expect(!credential("https", "example.com", path: "other.git").isAnswered(by: stored))
         #expect(!credential("https", "example.com", username: "bob").isAnswered(by: stored))
         #expect(!credential("https", "example.com", path: "repo.git").isAnswered(by: credential("https", "example.com", username: "alice")))
+        // A stored cert credential has no host; a query's empty host= is none either.
+        let cert = try #require(GitCredential(itemName: "cert://u@//etc/cert.p12"))
+        #expect(credential("cert", "", path: "/etc/cert.p12").isAnswered(by: cert))
     }
 
     @Test("the stored value is frozen and keeps password, password_expiry_utc and oauth_refresh_token")
