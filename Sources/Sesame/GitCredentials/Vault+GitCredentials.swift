@@ -46,13 +46,17 @@ extension Vault {
     ///     runs without a prompt.
     ///   - context: Supplies an application password or the domain state.
     /// - Throws: ``VaultError`` with `invalidArgument` when an attribute is
-    ///   missing; otherwise as ``add(_:service:account:label:accessibility:accessControl:context:)``.
+    ///   missing or a secret holds a newline; otherwise as ``add(_:service:account:label:accessibility:accessControl:context:)``.
     public func storeGitCredential(
         _ credential: GitCredential, service: String, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
         guard let name = GitCredentialEncoding.itemName(of: credential), credential.password != nil else {
             throw VaultError(.invalidArgument, "A git credential is stored with protocol=, host= (or path=), username= and password=")
+        }
+        // The protocol's values never hold one, and the stored value is made of lines.
+        guard !GitCredentialEncoding.hasNewline(credential.password), !GitCredentialEncoding.hasNewline(credential.oauthRefreshToken) else {
+            throw VaultError(.invalidArgument, "A git credential's password and oauth_refresh_token cannot hold a newline")
         }
         try await addItem(GitCredentialEncoding.value(of: credential), service: service, account: name, label: nil,
                           accessibility: .whenUnlocked, accessControl: accessControl, context: context, dates: nil,

@@ -96,7 +96,7 @@ struct VaultGitCredentialsTests {
         #expect(try await fixture.vault.list(service: "git").count == 1)
     }
 
-    @Test("other items in the service are left alone; store needs username and password")
+    @Test("other items in the service are left alone; store needs username and password, and secrets without newlines")
     func foreignItemsAndIncomplete() async throws {
         let fixture = try await VaultFixture()
         try await fixture.add("https://example.com", service: "git")
@@ -108,6 +108,13 @@ struct VaultGitCredentialsTests {
             == .invalidArgument)
         #expect(await fixture.status { try await fixture.vault.storeGitCredential(credential("example.com", username: "u"), service: "git") }
             == .invalidArgument)
+        // Found by FuzzGitCredential: a newline would split the stored value's lines.
+        var newline = credential("example.com", username: "u", password: "p=a\nss")
+        #expect(await fixture.status { try await fixture.vault.storeGitCredential(newline, service: "git") } == .invalidArgument)
+        newline.password = SecretBytes(utf8: "p")
+        newline.oauthRefreshToken = SecretBytes(utf8: "t\n")
+        #expect(await fixture.status { try await fixture.vault.storeGitCredential(newline, service: "git") } == .invalidArgument)
+        #expect(try await fixture.vault.list(service: "git").count == 2)
     }
 
     @Test("SPEC D2, D3: a credential stored with an access control is stored without a prompt and read back only after one")

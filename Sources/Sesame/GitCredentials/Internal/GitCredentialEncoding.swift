@@ -58,6 +58,11 @@ enum GitCredentialEncoding {
         return SecretBytes(bytes)
     }
 
+    /// Whether `secret` holds a `\n`, which would end its line in the value.
+    static func hasNewline(_ secret: SecretBytes?) -> Bool {
+        secret?.withUnsafeBytes { $0.contains(UInt8(ascii: "\n")) } ?? false
+    }
+
     /// Puts a stored value's password, expiry and refresh token on
     /// `credential`; `false` when the value is not in this format.
     static func read(value: SecretBytes, into credential: inout GitCredential) -> Bool {
