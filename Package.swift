@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
         .executable(name: "sesame", targets: ["sesame-cli"]),
+        .executable(name: "git-credential-sesame", targets: ["git-credential-sesame"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +71,8 @@ let package = Package(
         // The `sesame` binary (the product keeps that name); the target has its own
         // so that no two paths differ only in case (Sources/Sesame).
         .executableTarget(name: "sesame-cli", dependencies: ["SesameCommandLine"]),
+        // What git runs for `credential.helper=sesame`: `sesame git-credential`.
+        .executableTarget(name: "git-credential-sesame", dependencies: ["SesameCommandLine"]),
 
         // Writes items into a vault from a separate process, for the
         // multi-process and kill -9 tests.
@@ -98,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "SesameCommandLineTests",
             dependencies: [
-                "sesame-cli", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                "sesame-cli", "git-credential-sesame", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 // Only to play the attacker who edits the vault file (the attempt tests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

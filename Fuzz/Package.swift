@@ -56,6 +56,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
         ),
         .executableTarget(
+            name: "FuzzGitCredential",
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

@@ -23,7 +23,7 @@ public struct SesameCommand: AsyncParsableCommand {
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
             PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
             FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
-            OTPCommand.self, ClipboardClearCommand.self,
+            OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self,
         ] + HelpTopic.commands
     )
 
@@ -33,9 +33,12 @@ public struct SesameCommand: AsyncParsableCommand {
     /// Parses this process's arguments and runs the command, then exits with
     /// its status: failures map to ``ExitStatus`` codes, usage errors to 2
     /// (ArgumentParser's default is 64). Never returns.
-    public static func runFromCommandLine() async -> Never {
+    ///
+    /// - Parameter arguments: The arguments after the program's name; this
+    ///   process's by default (`git-credential-sesame` puts `git-credential` first).
+    public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

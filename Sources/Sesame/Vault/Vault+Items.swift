@@ -44,10 +44,12 @@ extension Vault {
     }
 
     /// ``add(_:service:account:label:accessibility:accessControl:context:)``,
-    /// keeping the dates of an imported item.
+    /// keeping the dates of an imported item; with `replacing`, an item of
+    /// the same name is deleted in the same transaction (never lost alone).
     func addItem(
         _ value: SecretBytes, service: String, account: String, label: String?, accessibility: ItemAccessibility,
-        accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?
+        accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?,
+        replacing: Bool = false
     ) async throws(VaultError) {
         guard !service.isEmpty, !account.isEmpty else {
             throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
@@ -67,6 +69,9 @@ extension Vault {
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
         try await write { db in
+            if replacing {
+                try db.execute(sql: "DELETE FROM item WHERE service = ? AND account = ?", arguments: [service, account])
+            }
             guard try ItemRow.fetch(db, service: service, account: account) == nil else {
                 throw VaultError(.duplicateItem, "\(name) already exists; update it or delete it first")
             }

@@ -21,8 +21,9 @@ enum SecretReader {
     ///   - descriptor: An open, readable descriptor.
     ///   - what: What is read, for messages.
     ///   - stripNewline: Drop one trailing `\n` (`echo pass >file` adds it).
+    ///   - limit: The most bytes accepted (a power of two times 4 KiB).
     /// - Returns: The bytes, the only copy left in memory.
-    static func read(descriptor: Int32, what: String, stripNewline: Bool) throws(CommandFailure) -> SecretBytes {
+    static func read(descriptor: Int32, what: String, stripNewline: Bool, limit: Int = SecretReader.limit) throws(CommandFailure) -> SecretBytes {
         // One growable raw buffer, wiped before each reallocation and at the
         // end, so no stale copy of the secret is left on the heap (a Swift
         // array would copy on growth without wiping the old storage).
