@@ -57,29 +57,10 @@ public struct SecretReference: Sendable, Hashable, CustomStringConvertible {
         Self.prefix + Self.encode(service) + "/" + Self.encode(name)
     }
 
-    /// Whether `byte` may stand for itself in a reference.
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
+    static func isUnreserved(_ byte: UInt8) -> Bool { PercentEncoding.isUnreserved(byte) }
 
     private static func encode(_ part: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in part.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        PercentEncoding.encode(part, keeping: isUnreserved)
     }
 
     private static func decode(_ encoded: Substring.UTF8View.SubSequence, part: String, in text: String) throws(ParseError) -> String {

@@ -91,25 +91,13 @@ enum GitCredentialEncoding {
 
     // MARK: Percent-encoding
 
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
     private static let schemeCharacters = Set("+".utf8)
     /// `host:port` and `[v6]:port` stay readable; `@` and `/` never appear unencoded.
     private static let hostCharacters = Set(":[]".utf8)
     private static let pathCharacters = Set("/".utf8)
 
     private static func encode(_ text: String, keeping extra: Set<UInt8>) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) || extra.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                result += "%"
-                result.unicodeScalars.append(hex[Int(byte >> 4)])
-                result.unicodeScalars.append(hex[Int(byte & 0xF)])
-            }
-        }
-        return result
+        PercentEncoding.encode(text) { PercentEncoding.isUnreserved($0) || extra.contains($0) }
     }
 
     private static func decode(_ text: Substring) -> String? {
@@ -123,11 +111,8 @@ enum GitCredentialEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Upper-case hex only: one spelling per name.
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        PercentEncoding.hexValue(byte, lowercase: false)
     }
 }
