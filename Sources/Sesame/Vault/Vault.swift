@@ -22,6 +22,12 @@ import GRDB
 /// the file or its `-wal` and `-shm` companions, which stay beside it once
 /// created. A damaged file is reported, never repaired.
 ///
+/// Every `Vault` on one file in a process shares its SQLite connections. Do
+/// not write to the file through a connection of your own in the same
+/// process while a `Vault` reads it: SQLite maps one shared-memory index per
+/// file and process, and the vault's read-only one makes such writes fail
+/// with "attempt to write a readonly database".
+///
 /// Every method is `async` and nonisolated: operations that prompt suspend
 /// the caller without blocking a thread, and never run on the main actor.
 ///
