@@ -1,7 +1,9 @@
 #!/bin/sh
 # Reproduces the side-by-side comparison of docs/PERFORMANCE.md from a fresh
 # clone: sesame get/put (release binary, whole process) next to secret-tool
-# lookup/store against gnome-keyring in a private session, in one run.
+# lookup/store against gnome-keyring in a private session, in one run; also
+# `sesame --version`, the peak resident memory of `sesame get` and of
+# `secret-tool lookup`, and `sesame get` inside a fingerprint reuse window.
 #
 # Usage: Benchmarks/scripts/compare.sh [extra `swift package benchmark` arguments]
 #   KEYRING_SIZES=100,1000  SESAME_SIZES=100,1000,10000,100000  (defaults)
@@ -26,8 +28,10 @@ fi
 command -v swift >/dev/null 2>&1 || { echo "compare.sh: needs a Swift 6 toolchain (swift.org/install)" >&2; exit 1; }
 
 if [ -z "${SESAME_BINARY:-}" ]; then
-    echo "compare.sh: building the release sesame binary (scratch path .build-bench-release)" >&2
-    (cd "$root" && swift build -c release --product sesame --scratch-path .build-bench-release)
+    # Built as scripts/install.sh builds it: the binary users run.
+    echo "compare.sh: building the release sesame binary (static Swift standard library; scratch path .build-bench-release)" >&2
+    (cd "$root" && swift build -c release --product sesame --scratch-path .build-bench-release \
+        --static-swift-stdlib -Xlinker --gc-sections)
     SESAME_BINARY="$root/.build-bench-release/release/sesame"
 fi
 [ -x "$SESAME_BINARY" ] || { echo "compare.sh: no sesame binary at $SESAME_BINARY" >&2; exit 1; }

@@ -17,7 +17,7 @@ public struct SesameCommand: AsyncParsableCommand {
 
             Shell completions: sesame --generate-completion-script bash|zsh|fish
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
@@ -26,6 +26,9 @@ public struct SesameCommand: AsyncParsableCommand {
             OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self,
         ] + HelpTopic.commands
     )
+
+    /// What `sesame --version` prints.
+    public static let version = "0.1.0"
 
     /// The root command, as ArgumentParser creates it; prints the help.
     public init() {}

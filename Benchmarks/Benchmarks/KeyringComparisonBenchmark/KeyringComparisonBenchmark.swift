@@ -15,6 +15,10 @@ import Sesame
 //   prompt: the work a `get` inside a reuse window does, minus the
 //   reuse-window lookup itself.
 //
+// Also: `sesame --version` (process start alone), and the peak resident
+// memory of `sesame get` and `secret-tool lookup` (the largest of 20 runs,
+// as GNU time reports it).
+//
 // Every row spawns one process per iteration through the same Foundation
 // `Process` code, so the spawn cost (see the `/bin/true` row) is in every
 // figure alike.
@@ -206,6 +210,25 @@ final class Daemon: @unchecked Sendable {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }
+}
+
+/// The peak resident memory of one run of a program, in kilobytes, as GNU
+/// time reports it (`%M`). Not `wait4` from here: a child spawned with
+/// `posix_spawn` shares this process's memory until `exec`, and Linux counts
+/// that high-water mark (the benchmark's own tens of MB) in the child's
+/// `ru_maxrss`; `time` forks from a process of about 2 MB.
+func peakResidentKilobytes(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+        throw SpawnError(description: "the peak-memory rows need GNU time: apt-get install time")
+    }
+    let report = NSTemporaryDirectory() + "/peak-rss-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    try spawn("/usr/bin/time", ["-f", "%M", "-o", report, executable] + arguments, environment: environment)
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    guard let kilobytes = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        throw SpawnError(description: "GNU time reported \(text)")
+    }
+    return kilobytes
 }
 
 /// A private D-Bus session with gnome-keyring's secrets component in it.
@@ -432,6 +455,22 @@ let benchmarks: @Sendable () -> Void = {
                 Templates.shared.stopKeyring(for: lookup)
             })
 
+            let lookupMemory = "secret-tool lookup, peak resident memory (\(items) items)"
+            Benchmark(lookupMemory, configuration: .init(metrics: [.custom("peak RSS (KB)")], maxIterations: 1), closure: { benchmark throws in
+                let session = Templates.shared.keyringSession(for: lookupMemory)
+                var peak = 0
+                for _ in 0..<20 {
+                    peak = max(peak, try peakResidentKilobytes(
+                        Tools.secretTool!, ["lookup", "benchmark", "sesame", "account", "item-\(Int.random(in: 0..<items))"],
+                        environment: session.environment))
+                }
+                benchmark.measurement(.custom("peak RSS (KB)"), peak)
+            }, setup: {
+                try Templates.shared.startKeyring(items: items, for: lookupMemory)
+            }, teardown: {
+                Templates.shared.stopKeyring(for: lookupMemory)
+            })
+
             let store = "secret-tool store, whole process (\(items) items)"
             Benchmark(store, closure: { benchmark throws in
                 let session = Templates.shared.keyringSession(for: store)
@@ -454,6 +493,11 @@ let benchmarks: @Sendable () -> Void = {
             """)
         return
     }
+    Benchmark("sesame --version, whole process") { benchmark throws in
+        for _ in benchmark.scaledIterations {
+            try spawn(Tools.sesame, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        }
+    }
     ReuseWindowRow.register()
     for items in Tools.sizes("SESAME_SIZES", default: [100, 1_000, 10_000, 100_000]) {
         let get = "sesame get, whole process, no access control (\(items) items)"
@@ -468,6 +512,21 @@ let benchmarks: @Sendable () -> Void = {
             try await Templates.shared.copyVault(items: items, for: get)
         }, teardown: {
             Templates.shared.removeVault(for: get)
+        })
+
+        let getMemory = "sesame get, peak resident memory (\(items) items)"
+        Benchmark(getMemory, configuration: .init(metrics: [.custom("peak RSS (KB)")], maxIterations: 1), closure: { benchmark throws in
+            let environment = Templates.shared.vaultEnvironment(for: getMemory)
+            var peak = 0
+            for _ in 0..<20 {
+                peak = max(peak, try peakResidentKilobytes(Tools.sesame, ["get", "item-\(Int.random(in: 0..<items))", "--no-interaction"],
+                                                           environment: environment))
+            }
+            benchmark.measurement(.custom("peak RSS (KB)"), peak)
+        }, setup: {
+            try await Templates.shared.copyVault(items: items, for: getMemory)
+        }, teardown: {
+            Templates.shared.removeVault(for: getMemory)
         })
 
         let put = "sesame put, whole process, no access control (\(items) items)"

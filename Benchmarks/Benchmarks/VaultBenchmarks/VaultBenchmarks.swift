@@ -1,6 +1,9 @@
 import Benchmark
 import Foundation
 import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#endif
 import Sesame
 
 // Read and write of one item in vaults of 10^3, 10^4 and 10^5 items, the
@@ -9,8 +12,8 @@ import Sesame
 // cryptography, not a prompt.
 //
 // Next to them, in the same run, the floor: raw SQLite (through GRDB, as
-// the vault uses it) with the same row shape and the same durability (WAL,
-// synchronous = FULL, one commit per write), no cryptography.
+// the vault uses it) with the same table, connections, query, thread hop and
+// durability (WAL, synchronous = FULL, one commit per write), no cryptography.
 //
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark --target VaultBenchmarks
 
@@ -32,8 +35,12 @@ final class Vaults: @unchecked Sendable {
         for index in 0..<items {
             try await vault.add(Self.value, service: "bench", account: "item-\(index)")
         }
-        lock.withLock { vaults[items] = vault }
-        return vault
+        // Measure the vault as a command finds it: opened anew, reading
+        // through the read-only connection until something writes.
+        let path = vault.path
+        let opened = try await Vault.open(at: path, unlock: .device(), authenticators: Authenticators(appName: "benchmarks"))
+        lock.withLock { vaults[items] = opened }
+        return opened
     }
 
     /// A small vault with a device slot and a passcode slot at the
@@ -73,53 +80,91 @@ final class Vaults: @unchecked Sendable {
     }
 }
 
-/// The floor: plain SQLite tables of the same shape as the vault's items
-/// (integer id, service, account, unique (service, account), a ~300-byte
-/// blob standing for wrappings + ciphertext + MAC), WAL and synchronous =
-/// FULL as the vault opens its file.
+/// The floor: the vault's access pattern without its cryptography. The same
+/// table (the vault's `item` columns, `UNIQUE (service, account)`), rows of
+/// the same sizes, the same connections (a read-only queue whose
+/// shared-memory index is read-only, for reads; a queue with `synchronous =
+/// FULL` and a persistent WAL, for writes), the same cached point query of
+/// the same columns and the same thread hop (GRDB's async `read`/`write`).
 final class RawTables: @unchecked Sendable {
     static let shared = RawTables()
     private let lock = NSLock()
-    private var pools: [Int: DatabasePool] = [:]
+    private var readers: [Int: DatabaseQueue] = [:]
+    private var writers: [Int: DatabaseQueue] = [:]
+    private var paths: [Int: String] = [:]
     private var directories: [String] = []
 
-    static let blob = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    /// Wrappings (two, as a vault item has), value ciphertext, MAC.
+    static let wrappings = Data(repeating: 0x11, count: 120)
+    static let ciphertext = Data(repeating: 0x22, count: 64 + 28)
+    static let mac = Data(repeating: 0x33, count: 32)
+    static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
 
-    func pool(items: Int) throws -> DatabasePool {
-        if let pool = lock.withLock({ pools[items] }) { return pool }
+    static func writerConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA journal_size_limit = 0")
+            var persist: CInt = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        }
+        return configuration
+    }
+
+    private func path(items: Int) throws -> String {
+        if let path = lock.withLock({ paths[items] }) { return path }
         let directory = NSTemporaryDirectory() + "/sesame-bench-raw-\(items)-\(UUID().uuidString)"
         lock.withLock { directories.append(directory) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        let pool = try DatabasePool(path: directory + "/raw.sqlite", configuration: configuration)
-        try pool.write { db in
+        let path = directory + "/raw.sqlite"
+        let filler = try DatabaseQueue(path: path, configuration: Self.writerConfiguration())
+        try filler.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        try filler.write { db in
             try db.execute(sql: """
                 CREATE TABLE item (
-                    id INTEGER PRIMARY KEY NOT NULL,
-                    service TEXT NOT NULL,
-                    account TEXT NOT NULL,
-                    blob BLOB NOT NULL,
+                    id INTEGER PRIMARY KEY NOT NULL, service TEXT NOT NULL, account TEXT NOT NULL, label TEXT,
+                    accessibility TEXT NOT NULL, access_control TEXT NOT NULL, created REAL NOT NULL, modified REAL NOT NULL,
+                    wrappings BLOB NOT NULL, commitment BLOB, ciphertext BLOB NOT NULL, mac BLOB NOT NULL,
                     UNIQUE (service, account)
                 )
                 """)
             // The prefill is one transaction: only the measured writes below
             // commit one by one.
-            let insert = try db.makeStatement(sql: "INSERT INTO item (service, account, blob) VALUES (?, ?, ?)")
+            let insert = try db.makeStatement(sql: "INSERT INTO item (\(Self.columns)) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, ?, ?)")
             for index in 0..<items {
-                try insert.execute(arguments: ["bench", "item-\(index)", Self.blob])
+                try insert.execute(arguments: [Int64.random(in: 1...Int64.max), "bench", "item-\(index)", "whenUnlocked", "", 0.0, 0.0,
+                                               Self.wrappings, Self.ciphertext, Self.mac])
             }
         }
-        lock.withLock { pools[items] = pool }
-        return pool
+        try filler.close()
+        lock.withLock { paths[items] = path }
+        return path
+    }
+
+    func reader(items: Int) throws -> DatabaseQueue {
+        if let reader = lock.withLock({ readers[items] }) { return reader }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(30)
+        let reader = try DatabaseQueue(path: "file:" + (try path(items: items)) + "?readonly_shm=1", configuration: configuration)
+        lock.withLock { readers[items] = reader }
+        return reader
+    }
+
+    func writer(items: Int) throws -> DatabaseQueue {
+        if let writer = lock.withLock({ writers[items] }) { return writer }
+        let writer = try DatabaseQueue(path: try path(items: items), configuration: Self.writerConfiguration())
+        lock.withLock { writers[items] = writer }
+        return writer
     }
 
     /// Forgets the tables (closing them) and deletes their directories.
     func removeAll() {
         let removed = lock.withLock {
-            pools.removeAll()
+            readers.removeAll()
+            writers.removeAll()
+            paths.removeAll()
             defer { directories.removeAll() }
             return directories
         }
@@ -160,24 +205,28 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         Benchmark("Raw SQLite read one row (\(items) rows)", configuration: configuration) { benchmark async throws in
-            let pool = try RawTables.shared.pool(items: items)
+            let reader = try RawTables.shared.reader(items: items)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 let account = "item-\(Int.random(in: 0..<items))"
-                blackHole(try await pool.read { db in
-                    try Data.fetchOne(db, sql: "SELECT blob FROM item WHERE service = ? AND account = ?",
-                                      arguments: ["bench", account])
+                blackHole(try await reader.read { db -> Data? in
+                    let statement = try db.cachedStatement(sql: "SELECT \(RawTables.columns) FROM item WHERE service = ? AND account = ?")
+                    guard let row = try Row.fetchOne(statement, arguments: ["bench", account]) else { return nil }
+                    let service: String = row["service"], account: String = row["account"], wrappings: Data = row["wrappings"]
+                    let ciphertext: Data = row["ciphertext"], mac: Data = row["mac"]
+                    return service.isEmpty || account.isEmpty || wrappings.isEmpty || mac.isEmpty ? nil : ciphertext
                 })
             }
         }
         Benchmark("Raw SQLite write one row (\(items) rows)", configuration: configuration) { benchmark async throws in
-            let pool = try RawTables.shared.pool(items: items)
+            let writer = try RawTables.shared.writer(items: items)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 let account = UUID().uuidString
-                try await pool.write { db in
-                    try db.execute(sql: "INSERT INTO item (service, account, blob) VALUES (?, ?, ?)",
-                                   arguments: ["bench-writes", account, RawTables.blob])
+                try await writer.write { db in
+                    try db.execute(sql: "INSERT INTO item (\(RawTables.columns)) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, ?, ?)",
+                                   arguments: [Int64.random(in: 1...Int64.max), "bench-writes", account, "whenUnlocked", "", 0.0, 0.0,
+                                               RawTables.wrappings, RawTables.ciphertext, RawTables.mac])
                 }
             }
         }

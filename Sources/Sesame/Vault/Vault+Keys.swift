@@ -162,7 +162,7 @@ extension Vault {
         let finished = row
         do {
             // A vault from before format 3 gets its key table first.
-            try Schema.migrator.migrate(database)
+            try database.migrate()
         } catch {
             throw VaultError(databaseError: error, path: path)
         }

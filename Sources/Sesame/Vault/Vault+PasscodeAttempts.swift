@@ -14,13 +14,13 @@ extension Vault {
     /// Counts the attempt in the vault file, then opens the slot with
     /// `passcode` unless a delay refuses it.
     static func openPasscodeSlot(
-        _ slot: SlotRecord, passcode: SecretBytes, vaultID: [UInt8], database: DatabasePool, path: String,
+        _ slot: SlotRecord, passcode: SecretBytes, vaultID: [UInt8], database: VaultDatabase, path: String,
         clock: any AuthenticationClock
     ) async throws(VaultError) -> SymmetricKey {
         guard let cost = slot.cost else { throw VaultError(.locked, "\(path) has no passcode slot") }
         do {
             // A vault from before format 2 gets its attempt record first.
-            try Schema.migrator.migrate(database)
+            try database.migrate()
         } catch {
             throw VaultError(databaseError: error, path: path)
         }

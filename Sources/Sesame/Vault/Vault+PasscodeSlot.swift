@@ -19,7 +19,7 @@ extension Vault {
         let slot = try SlotRecord.seal(keyring.masterKey, kind: "passcode", salt: salt, cost: cost,
                                        wrappingKey: wrappingKey, vaultID: keyring.vaultID)
         do {
-            try Schema.migrator.migrate(database)
+            try database.migrate()
             try await database.write { db in
                 try db.execute(sql: "DELETE FROM slot WHERE kind = 'passcode'")
                 try slot.insert(db)

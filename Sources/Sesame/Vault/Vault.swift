@@ -18,7 +18,15 @@ import GRDB
 /// The file is SQLite in WAL mode with full sync: an acknowledged write
 /// survives `kill -9` and power loss, any number of processes may use one
 /// vault, and one of them writes at a time (others wait, up to
-/// ``busyTimeout``). A damaged file is reported, never repaired.
+/// ``busyTimeout``). Reads never write: opening and reading change no byte of
+/// the file or its `-wal` and `-shm` companions, which stay beside it once
+/// created. A damaged file is reported, never repaired.
+///
+/// Every `Vault` on one file in a process shares its SQLite connections. Do
+/// not write to the file through a connection of your own in the same
+/// process while a `Vault` reads it: SQLite maps one shared-memory index per
+/// file and process, and the vault's read-only one makes such writes fail
+/// with "attempt to write a readonly database".
 ///
 /// Every method is `async` and nonisolated: operations that prompt suspend
 /// the caller without blocking a thread, and never run on the main actor.
@@ -38,7 +46,7 @@ public final class Vault: Sendable {
 
     /// The vault file.
     public let path: String
-    let database: DatabasePool
+    let database: VaultDatabase
     let keyring: Keyring
     private let options: Locked<Options>
 
@@ -48,7 +56,7 @@ public final class Vault: Sendable {
         var reuseDuration: TimeInterval
     }
 
-    private init(path: String, database: DatabasePool, keyring: Keyring, authenticators: Authenticators) {
+    private init(path: String, database: VaultDatabase, keyring: Keyring, authenticators: Authenticators) {
         self.path = path
         self.database = database
         self.keyring = keyring
@@ -165,9 +173,10 @@ public final class Vault: Sendable {
         }
         let finishedSlots = sealedSlots
         try PrivateFiles.createFile(path, contents: [])
-        let database = try openDatabase(path)
+        let database = try VaultDatabase.shared(path)
         do {
-            try Schema.migrator.migrate(database)
+            try database.useWriteAheadLog()
+            try database.migrate()
             try await database.write { db in
                 try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('format', ?), ('vault-id', ?)",
                                arguments: [Data(String(Schema.format).utf8), Data(vaultID)])
@@ -182,15 +191,15 @@ public final class Vault: Sendable {
     }
 
     /// Opens an existing vault file after checking that neither it, its WAL
-    /// companions nor its directory are open to others.
-    static func openExisting(_ path: String) throws(VaultError) -> DatabasePool {
+    /// companions nor its directory are open to others. Writes nothing.
+    static func openExisting(_ path: String) throws(VaultError) -> VaultDatabase {
         try PrivateFiles.requirePrivate(PrivateFiles.directory(of: path))
         guard PrivateFiles.exists(path) else { throw VaultError(.ioError, "There is no vault at \(path)") }
         try PrivateFiles.requirePrivate(path)
         for companion in [path + "-wal", path + "-shm"] where PrivateFiles.exists(companion) {
             try PrivateFiles.requirePrivate(companion)
         }
-        return try openDatabase(path)
+        return try VaultDatabase.shared(path)
     }
 
     /// The file's format version, after checking it is a Sesame vault this
@@ -295,21 +304,6 @@ public final class Vault: Sendable {
     /// The key file's path for messages, or what the store calls itself.
     static func deviceKeyName(_ store: any DeviceKeyStore) -> String {
         (store as? FileDeviceKeyStore)?.path ?? String(describing: type(of: store))
-    }
-
-    static func openDatabase(_ path: String) throws(VaultError) -> DatabasePool {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.label = "Sesame vault"
-        configuration.prepareDatabase { db in
-            // WAL alone syncs only at checkpoints; FULL makes every commit durable.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        do {
-            return try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw VaultError(databaseError: error, path: path)
-        }
     }
 }
 

@@ -86,6 +86,14 @@ package struct PrivateFile: Sendable {
         return (UInt32(info.st_mode) & 0o777, info.st_uid)
     }
 
+    /// The device and inode of `path` itself (links are not followed): which
+    /// file it is, whatever path names it.
+    package static func identity(of path: String) throws(Failure) -> (device: UInt64, inode: UInt64) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw Failure.systemCall("stat", path: path, errno: errno) }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
+
     /// Whether the directory exists; reading a file in a missing directory
     /// needs no lock and creates nothing.
     package var directoryExists: Bool {

@@ -18,7 +18,7 @@ import GRDB
 struct PasscodeSlotLedger: AttemptLedger {
     static let subject = KeySlotKind.passcode.rawValue
 
-    let database: DatabasePool
+    let database: VaultDatabase
     let path: String
 
     func update<Value: Sendable>(_ change: @escaping @Sendable (inout AttemptCounter) -> Value) async throws -> Value {

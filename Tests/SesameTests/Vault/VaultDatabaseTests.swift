@@ -1,0 +1,79 @@
+import Foundation
+@testable import Sesame
+import SesameTesting
+import Testing
+
+/// Issue 17: reading a vault writes nothing, and the read-only connection
+/// that makes it so never stands in the way of a write in the same process.
+@Suite("Vault reads never write (in process)")
+struct VaultDatabaseTests {
+    /// Every file beside the vault: bytes and modification time.
+    private func snapshot(_ directory: String) throws -> [String: (Data, Date?)] {
+        var files: [String: (Data, Date?)] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let path = directory + "/" + name
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            files[name] = (try Data(contentsOf: URL(fileURLWithPath: path)), attributes[.modificationDate] as? Date)
+        }
+        return files
+    }
+
+    private func text(_ vault: Vault, _ account: String) async throws -> String {
+        let value = try await vault.read(service: "svc", account: account, operationPrompt: "Read")
+        return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A vault with one item, created and closed (no `Vault` left on it).
+    private func closedVault(in directory: String, machine: Fixture) async throws -> String {
+        let path = directory + "/vault.sqlite"
+        let created = try await Vault.create(at: path, slots: [.device()], authenticators: machine.authenticators)
+        try await created.vault.add(SecretBytes(utf8: "one"), service: "svc", account: "first")
+        return path
+    }
+
+    @Test("Opening and reading change no file, and the WAL companions stay after the last writer closes")
+    func readsLeaveFilesAlone() async throws {
+        let directory = try TemporaryDirectory()
+        let machine = Fixture()
+        let path = try await closedVault(in: directory.path + "/data", machine: machine)
+        let before = try snapshot(directory.path + "/data")
+        #expect(before["vault.sqlite-wal"] != nil && before["vault.sqlite-shm"] != nil, "\(before.keys.sorted())")
+        let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        #expect(try await text(vault, "first") == "one")
+        #expect(try await vault.list().map(\.account) == ["first"])
+        _ = try await Vault.summary(at: path)
+        let after = try snapshot(directory.path + "/data")
+        #expect(Set(after.keys) == Set(before.keys))
+        for (name, (bytes, modified)) in before {
+            #expect(after[name]?.0 == bytes, "\(name) changed")
+            #expect(after[name]?.1 == modified, "\(name) was touched")
+        }
+    }
+
+    @Test("A second Vault on the file writes while the first one has read, and the first then reads the new item")
+    func writeAfterReadInOneProcess() async throws {
+        let directory = try TemporaryDirectory()
+        let machine = Fixture()
+        let path = try await closedVault(in: directory.path, machine: machine)
+        let reader = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        _ = try await reader.read(service: "svc", account: "first", operationPrompt: "Read")
+        let writer = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        try await writer.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        #expect(try await text(reader, "second") == "two")
+        try await reader.delete(service: "svc", account: "first")
+        #expect(try await writer.contains(service: "svc", account: "first") == false)
+    }
+
+    @Test("A vault whose path holds URI characters (% ? #) opens for reading and writing", arguments: ["a%20b", "what?", "x#y"])
+    func uriCharacters(_ name: String) async throws {
+        let directory = try TemporaryDirectory()
+        let machine = Fixture()
+        let path = try await closedVault(in: directory.path + "/" + name, machine: machine)
+        let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        #expect(try await text(vault, "first") == "one")
+        try await vault.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        #expect(try await vault.list().count == 2)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/" + name + "/vault.sqlite?readonly_shm=1"))
+    }
+}
