@@ -67,7 +67,8 @@ struct ReadsNeverWriteTests: VaultHomeSuite {
 
     @Test("get, ls, status, key public and feature list change no file of the vault and sync nothing",
           arguments: [["get", "api-token"], ["ls"], ["ls", "--json"], ["status"], ["key", "public", "deploy"], ["key", "ls"],
-                      ["feature", "list"], ["feature", "check", "deploy"], ["get", "no-such-item"]])
+                      ["feature", "list"], ["feature", "check", "deploy"], ["get", "no-such-item"],
+                      ["read", "sesame://sesame/api-token"], ["get", "api-token", "--json"], ["key", "public", "deploy", "--json"]])
     func readLeavesFilesAlone(_ command: [String]) async throws {
         defer { place.remove() }
         try await fill()
