@@ -11,8 +11,10 @@ struct AppLockTests {
     }
 
     /// Waits, without blocking a pool thread, until the lock settles in `state`.
-    /// The bound only stops a hang: a loaded 2-core machine once needed over 5 s.
-    private func settle(_ lock: AppLock, in state: AppLockState, seconds: Double = 20) async -> Bool {
+    /// The bound only stops a hang: a loaded 2-core machine once needed over
+    /// 5 s, and over 20 s while the whole suite (560+ tests, many starting
+    /// processes) ran beside other builds.
+    private func settle(_ lock: AppLock, in state: AppLockState, seconds: Double = 90) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {
             if await lock.state == state { return true }
