@@ -98,7 +98,7 @@ struct ClipboardTests: VaultHomeSuite {
         let server = try await XvfbServer.start()
         defer { server.stop() }
         // Long enough for the checks below to run first, even on a loaded machine.
-        let got = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": server.display, "SESAME_CLIP_SECONDS": "5"])
+        let got = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": server.display, "SESAME_CLIP_SECONDS": "15"])
         #expect(got.status == 0, "\(got.stderr)")
         let pid = try helper(for: server.display)
         #expect(got.output.isEmpty && !got.stderr.contains(Self.value))
@@ -114,7 +114,7 @@ struct ClipboardTests: VaultHomeSuite {
         try await prepare()
         let server = try await XvfbServer.start()
         defer { server.stop() }
-        let got = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": server.display, "SESAME_CLIP_SECONDS": "6"])
+        let got = try await sesame(["get", "token", "--clip"], extra: ["DISPLAY": server.display, "SESAME_CLIP_SECONDS": "15"])
         #expect(got.status == 0, "\(got.stderr)")
         let pid = try helper(for: server.display)
         try await copyElsewhere("copied later", display: server.display)
