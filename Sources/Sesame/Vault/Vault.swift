@@ -276,6 +276,8 @@ public final class Vault: Sendable {
             key = creating ? try await store.deviceKey() : try await store.existingDeviceKey()
         } catch let error as VaultError {
             throw error
+        } catch let error as any DeviceKeyStoreError {
+            throw error.vaultError
         } catch FileDeviceKeyStore.KeyError.damaged(let keyFile) {
             throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
         } catch FileDeviceKeyStore.KeyError.insecure(let message) {
