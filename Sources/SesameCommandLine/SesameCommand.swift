@@ -22,7 +22,7 @@ public struct SesameCommand: AsyncParsableCommand {
             StatusCommand.self, AuthenticateCommand.self,
             InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
             PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
-            FeatureCommand.self, RunCommand.self, KeyCommand.self, SSHAgentCommand.self,
+            FeatureCommand.self, RunCommand.self, KeyCommand.self, SSHAgentCommand.self, DeviceKeyCommand.self,
         ] + HelpTopic.commands
     )
 
