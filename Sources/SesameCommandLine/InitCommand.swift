@@ -70,9 +70,15 @@ struct InitCommand: AsyncParsableCommand {
                     throw CommandFailure(status: .usage, message: "the passcodes differ; nothing was created")
                 }
             }
-            let deviceStore = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path)
-            let slots: [KeySlot] = (deviceStore.map { [.device(keyStore: $0)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
-            let machine = try options.machine()
+            let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path)
+            let slots: [KeySlot] = (device.map { [.device(keyStore: $0.store)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
+            var machine = try options.machine()
+            // The passcode is bound to the TPM whenever the device key is, and
+            // for a passcode-only vault whenever a TPM answers: that is where
+            // offline guessing matters most.
+            let bindsPasscode = passcodeOnly ? await DeviceKeys.tpmUnavailability() == nil : device?.kind == .tpm
+            machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(forVaultAt: path, binds: bindsPasscode)
+            if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             // The vault keeps its passcode's attempt record itself, from its first moment.
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
@@ -95,7 +101,7 @@ extension InitCommand {
     /// A key file already there (shared with another vault or feature
     /// protection) is moved into the TPM rather than replaced, so what it
     /// protects stays valid.
-    func chooseDeviceKey(forVaultAt path: String) async throws(CommandFailure) -> any DeviceKeyStore {
+    func chooseDeviceKey(forVaultAt path: String) async throws(CommandFailure) -> (store: any DeviceKeyStore, kind: DeviceKeys.Kind) {
         var kind = deviceKey ?? .tpm
         let unavailable = await DeviceKeys.tpmUnavailability()
         if let unavailable, kind == .tpm {
@@ -113,7 +119,7 @@ extension InitCommand {
             throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
         }
         StandardError.write("sesame: the device key is \(DeviceKeys.describe(kind, forVaultAt: path))\n")
-        return DeviceKeys.store(kind, forVaultAt: path)
+        return (DeviceKeys.store(kind, forVaultAt: path), kind)
     }
 }
 

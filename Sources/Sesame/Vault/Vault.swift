@@ -155,7 +155,7 @@ public final class Vault: Sendable {
                     deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
-                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
+                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost, binding: authenticators.passcodeGuard)
             case .recovery:
                 let key = RecoveryKey(secret: SecretBytes(SymmetricKey(size: .bits256).bytes))
                 recoveryKey = key
@@ -256,7 +256,7 @@ public final class Vault: Sendable {
         case .passcode(let passcode):
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
-                                                       clock: authenticators.clock)
+                                                       clock: authenticators.clock, passcodeGuard: authenticators.passcodeGuard)
             return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         case .recoveryKey(let key):
             kind = "recovery"

@@ -56,6 +56,20 @@ enum DeviceKeys {
         store(kind(forVaultAt: vault), forVaultAt: vault)
     }
 
+    /// The vault passcode's guard: the TPM checks a bound slot's passcode and
+    /// limits guesses itself. New slots are bound when `binds` (the device key
+    /// is in the TPM, or the passcode was bound before); without a binding
+    /// file no TPM is asked.
+    static func passcodeGuard(forVaultAt vault: String, binds: Bool? = nil) -> (any PasscodeGuard)? {
+        #if os(Linux)
+        let directory = String(tpmPath(forVaultAt: vault).dropLast("/device.tpm".count))
+        let bound = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasPrefix("passcode-") && $0.hasSuffix(".tpm") }
+        return TPMPasscodeGuard(directory: directory, tcti: tcti, bindsNewSlots: binds ?? (bound || kind(forVaultAt: vault) == .tpm))
+        #else
+        return nil
+        #endif
+    }
+
     /// Why no TPM can be used, or `nil` when one answers.
     static func tpmUnavailability() async -> String? {
         #if os(Linux)

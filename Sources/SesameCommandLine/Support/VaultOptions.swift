@@ -75,6 +75,7 @@ struct VaultOptions: ParsableArguments {
     /// `--no-interaction`.
     func machine() throws -> Machine {
         var machine = try Machine(pamService: pamService)
+        machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(forVaultAt: path)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
         #endif

@@ -106,4 +106,27 @@ struct DeviceKeyTPMCommandTests {
             #expect(try await run(home, ["get", "token", "--no-interaction"], tcti: tpm.tcti).stdout.hasPrefix("s3cret"))
         }
     }
+
+    @Test("A passcode-only vault's passcode is bound to the TPM when one answers; it opens there, and not on another TPM")
+    func passcodeOnlyBound() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await SoftwareTPM.with { tpm in
+            let created = try await initialise(home, tcti: tpm.tcti, ["--passcode-only"])
+            try #require(created.status == 0, "\(created.stderr)")
+            #expect(created.stderr.contains("the passcode is checked by the TPM"))
+            let device = (home.vault as NSString).deletingLastPathComponent + "/device"
+            let files = try FileManager.default.contentsOfDirectory(atPath: device)
+            #expect(files.contains { $0.hasPrefix("passcode-") && $0.hasSuffix(".tpm") })
+            let put = try await run(home, ["put", "token", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti,
+                                    stdin: Data("s3cret".utf8), secret: VaultHome.passcode)
+            #expect(put.status == 0, "\(put.stderr)")
+        }
+        try await SoftwareTPM.with { other in
+            let get = try await run(home, ["get", "token", "--passcode-fd", "3", "--no-interaction"], tcti: other.tcti, secret: VaultHome.passcode)
+            #expect(get.status == 7, "\(get.stderr)")
+            #expect(get.stderr.contains("recovery key"))
+            #expect(!get.stdout.contains("s3cret"))
+        }
+    }
 }

@@ -15,9 +15,9 @@ struct TPMPasscodeSealTests {
     func rightAndWrongValue() async throws {
         try await SoftwareTPM.with { tpm in
             let seal = TPMPasscodeSeal(tcti: tpm.tcti)
-            let (sealed, secret) = try await seal.bind(right)
-            #expect(try await seal.secret(for: right, sealed: sealed).constantTimeEquals(secret))
-            await #expect(throws: TPMError.authorizationFailed) { try await seal.secret(for: wrong, sealed: sealed) }
+            let (publicBlob, privateBlob, secret) = try await seal.bind(right)
+            #expect(try await seal.secret(for: right, public: publicBlob, private: privateBlob).constantTimeEquals(secret))
+            await #expect(throws: TPMError.authorizationFailed) { try await seal.secret(for: wrong, public: publicBlob, private: privateBlob) }
         }
     }
 
@@ -26,15 +26,15 @@ struct TPMPasscodeSealTests {
         try await SoftwareTPM.with { tpm in
             try await tpm.run("tpm2_dictionarylockout", ["--setup-parameters", "--max-tries=3", "--recovery-time=600", "--lockout-recovery-time=600"])
             let seal = TPMPasscodeSeal(tcti: tpm.tcti)
-            var (sealed, _) = try await seal.bind(right)
+            var sealed = try await seal.bind(right)
             for _ in 0..<3 {
-                await #expect(throws: TPMError.authorizationFailed) { try await seal.secret(for: wrong, sealed: sealed) }
+                await #expect(throws: TPMError.authorizationFailed) { try await seal.secret(for: wrong, public: sealed.public, private: sealed.private) }
             }
             // Everything Sesame keeps is gone (attempt records, the sealed
             // object): a fresh object under the same TPM is no way around it.
-            (sealed, _) = try await seal.bind(right)
-            await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: wrong, sealed: sealed) }
-            await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: right, sealed: sealed) }
+            sealed = try await seal.bind(right)
+            await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: wrong, public: sealed.public, private: sealed.private) }
+            await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: right, public: sealed.public, private: sealed.private) }
             let lockout = TPMError.lockout(retryAfterSeconds: 600)
             #expect(lockout.vaultError.authenticationError?.retryAfter != nil)
             #expect(lockout.description.contains("600 seconds"))

@@ -2,8 +2,7 @@
 import Crypto
 import Sesame
 
-/// The TPM half of a passcode slot bound to the TPM (issue 18, not yet wired
-/// into the vault): a random secret sealed in an object whose authValue is
+/// The TPM half of a passcode slot bound to the TPM (``TPMPasscodeGuard``): a random secret sealed in an object whose authValue is
 /// the passcode-derived value and which is **not** `noDA`, so every wrong
 /// value counts in the TPM's dictionary-attack counter. That counter lives
 /// in the TPM: deleting or rolling back any file leaves it as it is.
@@ -15,8 +14,8 @@ struct TPMPasscodeSeal {
 
     /// Seals a fresh 32-byte secret that the TPM releases only for `value`.
     ///
-    /// - Returns: The sealed object (TPM2B_PUBLIC then TPM2B_PRIVATE) to keep, and the secret.
-    func bind(_ value: SecretBytes) async throws(TPMError) -> (sealed: [UInt8], secret: SecretBytes) {
+    /// - Returns: The sealed object's TPM2B_PUBLIC and TPM2B_PRIVATE to keep, and the secret.
+    func bind(_ value: SecretBytes) async throws(TPMError) -> (public: [UInt8], private: [UInt8], secret: SecretBytes) {
         guard value.count == Self.valueLength else { throw .failed("A TPM passcode value is \(Self.valueLength) bytes, not \(value.count)") }
         var fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         defer { wipe(&fresh) }
@@ -27,7 +26,7 @@ struct TPMPasscodeSeal {
             defer { wipe(&auth) }
             return try TPMConnection(tcti: tcti).seal(secret, auth: auth, dictionaryAttackProtected: true)
         }
-        return (blobs.public + blobs.private, secret)
+        return (blobs.public, blobs.private, secret)
     }
 
     /// The secret, if `value` is right and the TPM is not locked out.
@@ -35,10 +34,7 @@ struct TPMPasscodeSeal {
     /// - Throws: ``TPMError/authorizationFailed`` for a wrong value (counted
     ///   by the TPM), ``TPMError/lockout(retryAfterSeconds:)`` while the TPM
     ///   refuses every value, right or wrong; ``TPMError/wrongTPM(_:)``.
-    func secret(for value: SecretBytes, sealed: [UInt8]) async throws(TPMError) -> SecretBytes {
-        guard let (publicBlob, rest) = TPMWire.splitSized(sealed[...]), let (privateBlob, end) = TPMWire.splitSized(rest), end.isEmpty else {
-            throw .failed("The sealed passcode secret is malformed")
-        }
+    func secret(for value: SecretBytes, public publicBlob: [UInt8], private privateBlob: [UInt8]) async throws(TPMError) -> SecretBytes {
         let tcti = self.tcti
         return try await TPMThread.run { () throws(TPMError) in
             var auth = value.withUnsafeBytes { Array($0) }
