@@ -41,6 +41,9 @@ static struct {
     uint32_t (*unseal)(void *, ESYS_TR, ESYS_TR, ESYS_TR, ESYS_TR, void **);
     uint32_t (*flush_context)(void *, ESYS_TR);
     uint32_t (*get_capability)(void *, ESYS_TR, ESYS_TR, ESYS_TR, uint32_t, uint32_t, uint32_t, uint8_t *, void **);
+    uint32_t (*start_auth_session)(void *, ESYS_TR, ESYS_TR, ESYS_TR, ESYS_TR, ESYS_TR, const void *, uint8_t, const void *,
+                                   uint16_t, ESYS_TR *);
+    uint32_t (*session_set_attributes)(void *, ESYS_TR, uint8_t, uint8_t);
     // libtss2-mu
     uint32_t (*public_unmarshal)(const uint8_t *, size_t, size_t *, void *);
     uint32_t (*public_marshal)(const void *, uint8_t *, size_t, size_t *);
@@ -50,6 +53,7 @@ static struct {
     uint32_t (*digest_unmarshal)(const uint8_t *, size_t, size_t *, void *);  // TPM2B_AUTH is a TPM2B_DIGEST
     uint32_t (*sensitive_data_marshal)(const void *, uint8_t *, size_t, size_t *);
     uint32_t (*capability_marshal)(const void *, uint8_t *, size_t, size_t *);
+    uint32_t (*sym_def_unmarshal)(const uint8_t *, size_t, size_t *, void *);
     // libtss2-rc (optional: only for messages)
     const char *(*decode)(uint32_t);
 } tss;
@@ -104,6 +108,8 @@ static void load_libraries(void) {
     SESAME_BIND(esys, "libtss2-esys.so.0", unseal, "Esys_Unseal");
     SESAME_BIND(esys, "libtss2-esys.so.0", flush_context, "Esys_FlushContext");
     SESAME_BIND(esys, "libtss2-esys.so.0", get_capability, "Esys_GetCapability");
+    SESAME_BIND(esys, "libtss2-esys.so.0", start_auth_session, "Esys_StartAuthSession");
+    SESAME_BIND(esys, "libtss2-esys.so.0", session_set_attributes, "Esys_TRSess_SetAttributes");
     SESAME_BIND(mu, "libtss2-mu.so.0", public_unmarshal, "Tss2_MU_TPM2B_PUBLIC_Unmarshal");
     SESAME_BIND(mu, "libtss2-mu.so.0", public_marshal, "Tss2_MU_TPM2B_PUBLIC_Marshal");
     SESAME_BIND(mu, "libtss2-mu.so.0", private_unmarshal, "Tss2_MU_TPM2B_PRIVATE_Unmarshal");
@@ -112,6 +118,7 @@ static void load_libraries(void) {
     SESAME_BIND(mu, "libtss2-mu.so.0", digest_unmarshal, "Tss2_MU_TPM2B_DIGEST_Unmarshal");
     SESAME_BIND(mu, "libtss2-mu.so.0", sensitive_data_marshal, "Tss2_MU_TPM2B_SENSITIVE_DATA_Marshal");
     SESAME_BIND(mu, "libtss2-mu.so.0", capability_marshal, "Tss2_MU_TPMS_CAPABILITY_DATA_Marshal");
+    SESAME_BIND(mu, "libtss2-mu.so.0", sym_def_unmarshal, "Tss2_MU_TPMT_SYM_DEF_Unmarshal");
     void *rc = dlopen("libtss2-rc.so.0", RTLD_NOW | RTLD_LOCAL);
     if (rc) *(void **)(&tss.decode) = dlsym(rc, "Tss2_RC_Decode");
     load_result = 0;
@@ -176,6 +183,26 @@ static uint32_t create_primary(sesame_tpm *tpm, const uint8_t *primary, size_t p
                               &template, &zero, &zero, handle, NULL, NULL, NULL, NULL);
 }
 
+// An HMAC session salted with the primary key, whose commands and responses
+// have their first parameter AES-128-CFB encrypted: the sealed data, its
+// authValue (proved by HMAC, never sent) and the unsealed key never cross
+// the bus between CPU and TPM in the clear.
+static uint32_t start_session(sesame_tpm *tpm, ESYS_TR salt_key, ESYS_TR *session) {
+    // TPMT_SYM_DEF on the wire: TPM_ALG_AES, 128 bits, TPM_ALG_CFB.
+    static const uint8_t aes128cfb[] = {0x00, 0x06, 0x00, 0x80, 0x00, 0x43};
+    opaque symmetric;
+    uint32_t rc = unmarshal(tss.sym_def_unmarshal, aes128cfb, sizeof aes128cfb, &symmetric);
+    if (rc != 0) return rc;
+    rc = tss.start_auth_session(tpm->esys, salt_key, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, NULL,
+                                0x00 /* TPM2_SE_HMAC */, &symmetric, 0x000B /* SHA-256 */, session);
+    if (rc != 0) return rc;
+    // TPMA_SESSION continueSession | decrypt | encrypt.
+    const uint8_t attributes = 0x01 | 0x20 | 0x40;
+    rc = tss.session_set_attributes(tpm->esys, *session, attributes, 0xFF);
+    if (rc != 0) tss.flush_context(tpm->esys, *session);
+    return rc;
+}
+
 uint32_t sesame_tpm_create(sesame_tpm *tpm, const uint8_t *primary, size_t primary_size,
                            const uint8_t *sensitive, size_t sensitive_size,
                            const uint8_t *child, size_t child_size,
@@ -190,11 +217,18 @@ uint32_t sesame_tpm_create(sesame_tpm *tpm, const uint8_t *primary, size_t prima
     opaque secret, template;
     void *created_private = NULL, *created_public = NULL;
     *step = SESAME_TPM_STEP_LOAD;
+    ESYS_TR session = ESYS_TR_NONE;
     rc = unmarshal(tss.sensitive_create_unmarshal, sensitive, sensitive_size, &secret);
     if (rc == 0) rc = unmarshal(tss.public_unmarshal, child, child_size, &template);
     if (rc == 0) {
-        rc = tss.create(tpm->esys, parent, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &secret, &template, &zero,
+        *step = SESAME_TPM_STEP_SESSION;
+        rc = start_session(tpm, parent, &session);
+    }
+    if (rc == 0) {
+        *step = SESAME_TPM_STEP_LOAD;
+        rc = tss.create(tpm->esys, parent, session, ESYS_TR_NONE, ESYS_TR_NONE, &secret, &template, &zero,
                         &zero, &created_private, &created_public, NULL, NULL, NULL);
+        tss.flush_context(tpm->esys, session);
     }
     explicit_bzero(&secret, sizeof secret);
     tss.flush_context(tpm->esys, parent);
@@ -239,8 +273,17 @@ uint32_t sesame_tpm_unseal(sesame_tpm *tpm, const uint8_t *primary, size_t prima
     *step = SESAME_TPM_STEP_LOAD;
     ESYS_TR object = ESYS_TR_NONE;
     rc = tss.load(tpm->esys, parent, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &private_area, &public_area, &object);
+    if (rc != 0) {
+        tss.flush_context(tpm->esys, parent);
+        explicit_bzero(&auth_value, sizeof auth_value);
+        return rc;
+    }
+    *step = SESAME_TPM_STEP_SESSION;
+    ESYS_TR session = ESYS_TR_NONE;
+    rc = start_session(tpm, parent, &session);
     tss.flush_context(tpm->esys, parent);
     if (rc != 0) {
+        tss.flush_context(tpm->esys, object);
         explicit_bzero(&auth_value, sizeof auth_value);
         return rc;
     }
@@ -248,7 +291,8 @@ uint32_t sesame_tpm_unseal(sesame_tpm *tpm, const uint8_t *primary, size_t prima
     void *data = NULL;
     rc = tss.tr_set_auth(tpm->esys, object, &auth_value);
     explicit_bzero(&auth_value, sizeof auth_value);
-    if (rc == 0) rc = tss.unseal(tpm->esys, object, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &data);
+    if (rc == 0) rc = tss.unseal(tpm->esys, object, session, ESYS_TR_NONE, ESYS_TR_NONE, &data);
+    tss.flush_context(tpm->esys, session);
     tss.flush_context(tpm->esys, object);
     if (rc != 0) return rc;
     *step = SESAME_TPM_STEP_MARSHAL;

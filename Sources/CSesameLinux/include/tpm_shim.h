@@ -19,6 +19,7 @@
 #define SESAME_TPM_STEP_LOAD 2
 #define SESAME_TPM_STEP_UNSEAL 3
 #define SESAME_TPM_STEP_MARSHAL 4
+#define SESAME_TPM_STEP_SESSION 5
 
 typedef struct sesame_tpm sesame_tpm;
 
@@ -27,6 +28,9 @@ typedef struct sesame_tpm sesame_tpm;
 sesame_tpm *sesame_tpm_open(const char *tcti, int *reason, char *error, size_t error_size);
 void sesame_tpm_close(sesame_tpm *tpm);
 
+// Every command that carries a secret (Create, Unseal) runs in an HMAC
+// session salted with the primary and encrypting its first parameter.
+//
 // Creates the primary from `primary` (a marshalled TPM2B_PUBLIC) under the
 // owner hierarchy, then a child from `sensitive` (TPM2B_SENSITIVE_CREATE) and
 // `child` (TPM2B_PUBLIC) under it; writes the child's marshalled TPM2B_PUBLIC

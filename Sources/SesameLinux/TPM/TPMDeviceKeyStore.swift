@@ -15,8 +15,9 @@ import Sesame
 ///
 /// Every TPM call runs on its own thread. The primary is re-created from a
 /// fixed template on each use (the same key until the TPM is cleared), so
-/// nothing is left in the TPM. Commands are not sent in encrypted sessions:
-/// someone probing the bus between CPU and a discrete TPM sees the key.
+/// nothing is left in the TPM. Creating and unsealing run in an HMAC session
+/// salted with that primary and encrypting the key both ways, so probing the
+/// bus between CPU and a discrete TPM does not show it.
 public final class TPMDeviceKeyStore: DeviceKeyStore {
     /// The kernel's resource manager: what a TCTI string names by default.
     public static let defaultTCTI = "device:/dev/tpmrm0"
