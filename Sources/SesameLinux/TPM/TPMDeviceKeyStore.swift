@@ -61,11 +61,13 @@ public final class TPMDeviceKeyStore: DeviceKeyStore {
     /// Whether a TPM answers at `tcti`. Never prompts, never writes.
     ///
     /// - Parameter tcti: A tpm2-tss TCTI string.
+    /// - Returns: Its dictionary-attack state.
     /// - Throws: ``TPMError/unavailable(_:)`` saying why not, or another
     ///   ``TPMError`` when it answers but fails.
-    public static func checkAvailable(tcti: String) async throws(TPMError) {
+    @discardableResult
+    public static func checkAvailable(tcti: String) async throws(TPMError) -> TPMLockoutState {
         try await TPMThread.run { () throws(TPMError) in
-            _ = try TPMConnection(tcti: tcti).lockoutState()
+            try TPMConnection(tcti: tcti).lockoutState()
         }
     }
 

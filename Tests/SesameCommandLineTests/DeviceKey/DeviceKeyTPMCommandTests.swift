@@ -44,6 +44,10 @@ struct DeviceKeyTPMCommandTests {
             let report = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
             let vault = report?["vault"] as? [String: Any]
             #expect(vault?["deviceKey"] as? String == "tpm")
+            let tpmReport = report?["tpm"] as? [String: Any]
+            #expect(tpmReport?["available"] as? Bool == true)
+            #expect(tpmReport?["lockedOut"] as? Bool == false)
+            #expect(status.stdout.contains("dictionary attack: 0 of"))
         }
     }
 
@@ -82,6 +86,7 @@ struct DeviceKeyTPMCommandTests {
         #expect(FileManager.default.fileExists(atPath: deviceFile(home, "device.key")))
         let status = try await run(home, ["status"], tcti: stopped)
         #expect(status.stdout.contains("device key: in the file"))
+        #expect(status.stdout.contains("tpm              not available: No TPM is available"))
     }
 
     @Test("device-key migrate moves the same key into the TPM and back; items stay readable")
@@ -127,6 +132,26 @@ struct DeviceKeyTPMCommandTests {
             #expect(get.status == 7, "\(get.stderr)")
             #expect(get.stderr.contains("recovery key"))
             #expect(!get.stdout.contains("s3cret"))
+        }
+    }
+
+    @Test("Past the TPM's limit the right passcode exits 6 with the TPM's lockout, and status shows it")
+    func tpmLockout() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await SoftwareTPM.with { tpm in
+            try await tpm.run("tpm2_dictionarylockout", ["--setup-parameters", "--max-tries=2", "--recovery-time=900", "--lockout-recovery-time=900"])
+            try #require(try await initialise(home, tcti: tpm.tcti, ["--passcode-only"]).status == 0)
+            for guess in ["000000", "111111"] {
+                let wrong = try await run(home, ["ls", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti, secret: guess)
+                #expect(wrong.status == 4, "\(wrong.stderr)")
+            }
+            let right = try await run(home, ["ls", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti, secret: VaultHome.passcode)
+            #expect(right.status == 6, "\(right.stderr)")
+            #expect(right.stderr.contains("dictionary-attack lockout"))
+            #expect(right.stderr.contains("900 seconds"))
+            let status = try await run(home, ["status"], tcti: tpm.tcti)
+            #expect(status.stdout.contains("LOCKED OUT, one try back within 900 s"))
         }
     }
 }

@@ -1,15 +1,18 @@
-/// The TPM's dictionary-attack state (TPM_PT_LOCKOUT_*, Part 2 table 24).
-struct TPMLockoutState: Sendable, Hashable {
+/// The TPM's dictionary-attack state (TPM_PT_LOCKOUT_*, TCG TPM 2.0 Part 2 table 24).
+public struct TPMLockoutState: Sendable, Hashable {
     static let counterProperty: UInt32 = 0x20E
 
     /// Failures counted now (TPM_PT_LOCKOUT_COUNTER).
-    var counter: UInt32
+    public var counter: UInt32
     /// Failures allowed before lockout (TPM_PT_MAX_AUTH_FAIL).
-    var maximum: UInt32
+    public var maximum: UInt32
     /// Seconds after which one failure is forgiven (TPM_PT_LOCKOUT_INTERVAL).
-    var interval: UInt32
+    public var interval: UInt32
     /// Seconds before lockoutAuth may be tried again after a failure (TPM_PT_LOCKOUT_RECOVERY).
-    var recovery: UInt32
+    public var recovery: UInt32
+
+    /// Whether the TPM refuses dictionary-attack-protected authorizations now.
+    public var isLockedOut: Bool { maximum == 0 || counter >= maximum }
 
     init?(_ properties: [UInt32: UInt32]) {
         guard let counter = properties[0x20E], let maximum = properties[0x20F],
