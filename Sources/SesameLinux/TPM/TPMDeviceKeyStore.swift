@@ -80,7 +80,7 @@ public final class TPMDeviceKeyStore: DeviceKeyStore {
         var fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         defer { wipe(&fresh) }
         let key = SecretBytes(fresh)
-        if try await seal(key, replacing: false) { return key }
+        if try await sealIfAbsent(key) { return key }
         // Another process sealed its key first: use that one.
         guard let theirs = try await existingKey() else { throw TPMError.failed("\(path) vanished while it was being created") }
         return theirs
@@ -93,7 +93,7 @@ public final class TPMDeviceKeyStore: DeviceKeyStore {
     /// - Throws: ``TPMError``; `failed` when a sealed key already exists.
     public func seal(_ key: SecretBytes) async throws(TPMError) {
         guard key.count == 32 else { throw .failed("A device key is 32 bytes, not \(key.count)") }
-        guard try await seal(key, replacing: false) else { throw .failed("\(path) already exists; Sesame never replaces a sealed key") }
+        guard try await sealIfAbsent(key) else { throw .failed("\(path) already exists; Sesame never replaces a sealed key") }
     }
 
     /// Unseals the key in ``path``, or `nil` when there is no file.
@@ -107,7 +107,10 @@ public final class TPMDeviceKeyStore: DeviceKeyStore {
         return key
     }
 
-    private func seal(_ key: SecretBytes, replacing: Bool) async throws(TPMError) -> Bool {
+    /// Seals `key` into ``path`` unless a sealed key is already there.
+    ///
+    /// - Returns: `false` when another sealed key was there first.
+    private func sealIfAbsent(_ key: SecretBytes) async throws(TPMError) -> Bool {
         let tcti = self.tcti
         let blobs = try await TPMThread.run { () throws(TPMError) in
             try TPMConnection(tcti: tcti).seal(key, auth: [], dictionaryAttackProtected: false)
