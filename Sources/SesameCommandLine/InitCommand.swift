@@ -27,6 +27,12 @@ struct InitCommand: AsyncParsableCommand {
     @Flag(help: "No device key: the vault opens with its passcode (or recovery key) only, so a copy of the disk alone does not open it.")
     var passcodeOnly = false
 
+    @Option(name: .customLong("device-key"), help: ArgumentHelp(
+        "Where the device key lives: tpm (sealed to this machine's TPM 2.0) or file (a 0600 file beside the vault).",
+        discussion: "Default: tpm when one answers at $SESAME_TPM_TCTI (default device:/dev/tpmrm0), else file; init says which.",
+        valueName: "tpm|file"))
+    var deviceKey: DeviceKeys.Kind?
+
     @Flag(help: "Print {\"vault\": PATH, \"recoveryKey\": KEY} on standard output, for provisioning scripts.")
     var json = false
 
@@ -38,6 +44,7 @@ struct InitCommand: AsyncParsableCommand {
     var scryptLog2N: UInt8?
 
     func validate() throws {
+        if passcodeOnly && deviceKey != nil { throw ValidationError("--passcode-only has no device key; drop --device-key") }
         if let scryptLog2N, !(10...20).contains(scryptLog2N) {
             throw ValidationError("--scrypt-log2n must be between 10 and 20")
         }
@@ -63,8 +70,15 @@ struct InitCommand: AsyncParsableCommand {
                     throw CommandFailure(status: .usage, message: "the passcodes differ; nothing was created")
                 }
             }
-            let slots: [KeySlot] = (passcodeOnly ? [] : [.device()]) + [.passcode(passcode, cost: cost), .recovery]
-            let machine = try options.machine()
+            let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path)
+            let slots: [KeySlot] = (device.map { [.device(keyStore: $0.store)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
+            var machine = try options.machine()
+            // The passcode is bound to the TPM whenever the device key is, and
+            // for a passcode-only vault whenever a TPM answers: that is where
+            // offline guessing matters most.
+            let bindsPasscode = passcodeOnly ? await DeviceKeys.tpmUnavailability() == nil : device?.kind == .tpm
+            machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(forVaultAt: path, binds: bindsPasscode)
+            if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             // The vault keeps its passcode's attempt record itself, from its first moment.
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
@@ -79,6 +93,33 @@ struct InitCommand: AsyncParsableCommand {
                 RecoveryKeyNotice.show(recoveryKey, vault: path, toTerminal: !options.noInteraction)
             }
         }
+    }
+}
+
+extension InitCommand {
+    /// The store for the new vault's device key, said on standard error.
+    /// A key file already there (shared with another vault or feature
+    /// protection) is moved into the TPM rather than replaced, so what it
+    /// protects stays valid.
+    func chooseDeviceKey(forVaultAt path: String) async throws(CommandFailure) -> (store: any DeviceKeyStore, kind: DeviceKeys.Kind) {
+        var kind = deviceKey ?? .tpm
+        let unavailable = await DeviceKeys.tpmUnavailability()
+        if let unavailable, kind == .tpm {
+            guard deviceKey == nil else {
+                throw CommandFailure(status: .notAvailable, message: "--device-key tpm: \(unavailable); nothing was created")
+            }
+            kind = .file
+            StandardError.write("sesame: no TPM answers (\(unavailable)); the device key is a file\n")
+        }
+        if kind == .tpm && DeviceKeys.kind(forVaultAt: path) == .file
+            && FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)) {
+            try await DeviceKeys.move(to: .tpm, forVaultAt: path)
+        }
+        if kind == .file && DeviceKeys.kind(forVaultAt: path) == .tpm {
+            throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
+        }
+        StandardError.write("sesame: the device key is \(DeviceKeys.describe(kind, forVaultAt: path))\n")
+        return (DeviceKeys.store(kind, forVaultAt: path), kind)
     }
 }
 

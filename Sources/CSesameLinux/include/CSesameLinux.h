@@ -9,4 +9,6 @@
 #include "keyring_shim.h"
 // UNIX-socket peer credentials for the ssh-agent: plain libc.
 #include "socket_shim.h"
+// tpm2-tss (the TPM as the device key store), opened with dlopen like libpam.
+#include "tpm_shim.h"
 #endif

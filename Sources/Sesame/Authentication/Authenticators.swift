@@ -25,6 +25,9 @@ public struct Authenticators: Sendable {
     /// Keeps the last biometric success for the reuse window (SPEC A6);
     /// without one, the window is read from ``attempts``.
     public var reuseWindow: (any ReuseWindowStore)?
+    /// Hardware that checks the vault passcode and limits guesses itself (a
+    /// TPM); `nil`, scrypt alone, by default. See ``PasscodeGuard``.
+    public var passcodeGuard: (any PasscodeGuard)?
 
     /// Bundles the backends.
     ///

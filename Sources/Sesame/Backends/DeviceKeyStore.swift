@@ -1,7 +1,9 @@
 /// Keeps this device's secret key outside the files it protects, so that a
 /// copied record or vault is useless elsewhere (ARCHITECTURE: a 0600 file by
-/// default, TPM2 or the Secure Enclave later). The vault's device slot and
-/// feature protection both go through this seam.
+/// default, ``FileDeviceKeyStore``; sealed to the TPM, SesameLinux's
+/// `TPMDeviceKeyStore`). The vault's device slot and feature protection both
+/// go through this seam. A store whose failures mean different things to a
+/// vault throws a ``DeviceKeyStoreError``.
 public protocol DeviceKeyStore: Sendable {
     /// The device key, created on first use. Never prompts.
     ///

@@ -21,6 +21,10 @@ package enum Labels {
     static let deviceSlot = "sesame.vault.v1.slot.device"
     /// The recovery slot's wrapping key, from the recovery key.
     static let recoverySlot = "sesame.vault.v1.slot.recovery"
+    /// The value a ``PasscodeGuard`` checks, from the passcode's scrypt key (salt: the slot's salt).
+    static let passcodeGuardValue = "sesame.vault.v1.slot.passcode.guard-value"
+    /// A guarded passcode slot's wrapping key, from the scrypt key and the guard's secret (salt: the slot's salt).
+    static let guardedPasscodeSlot = "sesame.vault.v1.slot.passcode.guarded"
 
     // MARK: Associated data (each followed by the format version and fields)
 

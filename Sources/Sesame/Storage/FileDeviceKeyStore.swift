@@ -68,6 +68,25 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
         try keyCreatingIfMissing()
     }
 
+    /// Writes an existing key (moving a vault's device key out of a TPM
+    /// keeps every slot and record it wraps valid). Never prompts.
+    ///
+    /// - Parameter key: The 32-byte device key.
+    /// - Throws: ``KeyError``; `system` when a key file already exists:
+    ///   Sesame never replaces one.
+    public func store(_ key: SecretBytes) throws(KeyError) {
+        guard key.count == Self.keyLength else { throw .damaged(path: file.path) }
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.createDirectories(file.directory)
+            try PrivateFile.requirePrivate(file.directory)
+            var bytes = key.withUnsafeBytes { Array($0) }
+            defer { wipe(&bytes) }
+            try file.create(bytes)
+        } catch {
+            throw KeyError(error)
+        }
+    }
+
     /// The key, or `nil` when there is no key file (nor its directory).
     private func existingKey() throws(KeyError) -> SecretBytes? {
         guard PrivateFile.exists(file.directory) else { return nil }

@@ -15,7 +15,7 @@ extension Vault {
     /// `passcode` unless a delay refuses it.
     static func openPasscodeSlot(
         _ slot: SlotRecord, passcode: SecretBytes, vaultID: [UInt8], database: VaultDatabase, path: String,
-        clock: any AuthenticationClock
+        clock: any AuthenticationClock, passcodeGuard: (any PasscodeGuard)? = nil
     ) async throws(VaultError) -> SymmetricKey {
         guard let cost = slot.cost else { throw VaultError(.locked, "\(path) has no passcode slot") }
         do {
@@ -27,7 +27,15 @@ extension Vault {
         let gate = AttemptGate(ledger: PasscodeSlotLedger(database: database, path: path), schedule: passcodeBackoff, clock: clock)
         let outcome = try await gate.attempt(ledgerFailure: { VaultError(databaseError: $0, path: path) }) {
             () throws(VaultError) -> AttemptVerdict<SymmetricKey> in
-            let wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+            var wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: slot.salt, cost: cost)
+            // Counted already: the hardware is asked only after the gate let this attempt through.
+            if let passcodeGuard {
+                switch try await guardAnswer(passcodeGuard, slot: slot.salt, value: SlotRecord.guardValue(wrappingKey, salt: slot.salt)) {
+                case .notBound: break
+                case .released(let secret): wrappingKey = SlotRecord.guardedWrappingKey(wrappingKey, secret: secret, salt: slot.salt)
+                case .refused: return .rejected(fingerprint: nil)
+                }
+            }
             do throws(VaultError) {
                 return .accepted(try slot.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path))
             } catch where error.status == .authFailed {
@@ -45,6 +53,18 @@ extension Vault {
         case .refused(let until):
             throw VaultError(.authFailed, "Too many wrong passcodes for \(path): locked out until \(until.formatted(.iso8601)); nothing was checked",
                              authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        }
+    }
+
+    /// The guard's answer, its failures as vault errors (a hardware lockout
+    /// keeps its `retryAfter`).
+    private static func guardAnswer(_ passcodeGuard: any PasscodeGuard, slot: [UInt8], value: SecretBytes) async throws(VaultError) -> PasscodeGuardAnswer {
+        do {
+            return try await passcodeGuard.secret(slot: slot, value: value)
+        } catch let error as any DeviceKeyStoreError {
+            throw error.vaultError
+        } catch {
+            throw VaultError(.ioError, "The passcode's hardware check failed: \(error)")
         }
     }
 

@@ -15,7 +15,7 @@ extension Vault {
     public func setPasscodeSlot(_ passcode: SecretBytes, cost: ScryptCost = .standard) async throws(VaultError) {
         guard !passcode.isEmpty else { throw VaultError(.invalidArgument, "A vault passcode must not be empty") }
         let salt = KeyDerivation.randomBytes(16)
-        let wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: cost)
+        let wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: cost, binding: authenticators.passcodeGuard)
         let slot = try SlotRecord.seal(keyring.masterKey, kind: "passcode", salt: salt, cost: cost,
                                        wrappingKey: wrappingKey, vaultID: keyring.vaultID)
         do {

@@ -163,7 +163,7 @@ public final class Vault: Sendable {
                     deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
-                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost)
+                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost, binding: authenticators.passcodeGuard)
             case .recovery:
                 let key = RecoveryKey(secret: SecretBytes(SymmetricKey(size: .bits256).bytes))
                 recoveryKey = key
@@ -265,7 +265,7 @@ public final class Vault: Sendable {
         case .passcode(let passcode):
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
-                                                       clock: authenticators.clock)
+                                                       clock: authenticators.clock, passcodeGuard: authenticators.passcodeGuard)
             return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         case .recoveryKey(let key):
             kind = "recovery"
@@ -285,6 +285,8 @@ public final class Vault: Sendable {
             key = creating ? try await store.deviceKey() : try await store.existingDeviceKey()
         } catch let error as VaultError {
             throw error
+        } catch let error as any DeviceKeyStoreError {
+            throw error.vaultError
         } catch FileDeviceKeyStore.KeyError.damaged(let keyFile) {
             throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
         } catch FileDeviceKeyStore.KeyError.insecure(let message) {

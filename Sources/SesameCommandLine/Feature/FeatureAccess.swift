@@ -40,7 +40,7 @@ struct FeatureAccess {
             appIdentifier: Self.appIdentifier,
             authenticators: authenticators,
             store: VaultFeatureProtectionStore(vault),
-            deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path),
+            deviceKeys: DeviceKeys.store(forVaultAt: path),
             ownerVerification: verification
         )
         noInteraction = options.noInteraction

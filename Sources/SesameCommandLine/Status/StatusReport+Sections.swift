@@ -17,6 +17,10 @@ extension StatusReport {
         var format: Int?
         /// Why the vault could not be described (damaged, open to others…).
         var error: String?
+        /// Where the device key lives: `tpm` or `file`; `nil` without a device slot.
+        var deviceKey: DeviceKeys.Kind?
+        /// The sealed-key file or the key file, and the TCTI for the TPM.
+        var deviceKeyLocation: String?
     }
 
     /// The fingerprint reuse window (SPEC A6).
@@ -56,6 +60,10 @@ extension StatusReport {
             section.itemCount = summary.itemCount
             section.slots = summary.slots
             section.format = summary.format
+            if summary.slots.contains("device") {
+                section.deviceKey = DeviceKeys.kind(forVaultAt: path)
+                section.deviceKeyLocation = section.deviceKey.map { DeviceKeys.describe($0, forVaultAt: path) }
+            }
         } catch {
             section.error = error.description
         }
@@ -88,6 +96,7 @@ extension StatusReport {
             row("", "cannot be described: " + error)
         } else if let count = vault.itemCount, let slots = vault.slots {
             row("", "\(count) item\(count == 1 ? "" : "s") (counted without unlocking), key slots: " + slots.joined(separator: ", "))
+            if let location = vault.deviceKeyLocation { row("", "device key: " + location) }
         }
     }
 

@@ -40,6 +40,7 @@ struct StatusReport: Encodable {
     var attempts: Attempts
     var vault: VaultSection
     var reuse: ReuseSection
+    var tpm: TPMSection
 
     static func gather(machine: Machine, vaultPath: String) async -> StatusReport {
         let authenticators = machine.authenticators
@@ -96,7 +97,8 @@ struct StatusReport: Encodable {
         }
         return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
                             vault: await vaultSection(at: vaultPath),
-                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"))
+                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"),
+                            tpm: await tpmSection())
     }
 
     var text: String {
@@ -134,6 +136,7 @@ struct StatusReport: Encodable {
             row("", summary)
         }
         vaultText(row)
+        tpmText(row)
         reuseText(row)
         return lines.joined(separator: "\n") + "\n"
     }

@@ -76,6 +76,39 @@ struct SlotRecord: Sendable {
         }
     }
 
+    /// A new passcode slot's wrapping key: scrypt's, or — when `passcodeGuard`
+    /// binds the slot — one derived from scrypt's and the guard's secret, so
+    /// that no offline guess can be checked without the hardware.
+    static func passcodeWrappingKey(
+        _ passcode: SecretBytes, salt: [UInt8], cost: ScryptCost, binding passcodeGuard: (any PasscodeGuard)?
+    ) async throws(VaultError) -> SymmetricKey {
+        let scryptKey = try await passcodeWrappingKey(passcode, salt: salt, cost: cost)
+        guard let passcodeGuard else { return scryptKey }
+        let secret: SecretBytes?
+        do {
+            secret = try await passcodeGuard.bind(slot: salt, value: guardValue(scryptKey, salt: salt))
+        } catch let error as any DeviceKeyStoreError {
+            throw error.vaultError
+        } catch {
+            throw VaultError(.ioError, "The passcode could not be bound to the hardware: \(error)")
+        }
+        return secret.map { guardedWrappingKey(scryptKey, secret: $0, salt: salt) } ?? scryptKey
+    }
+
+    /// What the guard checks: derived from the scrypt key, never the key itself.
+    static func guardValue(_ scryptKey: SymmetricKey, salt: [UInt8]) -> SecretBytes {
+        let value = HKDF<SHA256>.deriveKey(inputKeyMaterial: scryptKey, salt: salt, info: Labels.bytes(Labels.passcodeGuardValue), outputByteCount: 32)
+        return SecretBytes(value.withUnsafeBytes { Array($0) })
+    }
+
+    /// A guarded slot's wrapping key: needs both scrypt's key and the guard's secret.
+    static func guardedWrappingKey(_ scryptKey: SymmetricKey, secret: SecretBytes, salt: [UInt8]) -> SymmetricKey {
+        var material = scryptKey.withUnsafeBytes { Array($0) } + secret.withUnsafeBytes { Array($0) }
+        defer { wipe(&material) }
+        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: material), salt: salt,
+                                      info: Labels.bytes(Labels.guardedPasscodeSlot), outputByteCount: 32)
+    }
+
     static func passcodeWrappingKey(_ passcode: SecretBytes, salt: [UInt8], cost: ScryptCost) async throws(VaultError) -> SymmetricKey {
         do {
             return try await KeyDerivation.passwordKeyOffPool(passcode, salt: salt, cost: cost)
