@@ -9,6 +9,6 @@ struct PasscodeCommand: AsyncParsableCommand {
             Wrong passcodes are counted across runs: from the 5th in a row sesame waits 1 minute, then 5, \
             15, 15 and 60 minutes, and checks nothing while a wait runs (exit 6). A right passcode resets the count.
             """,
-        subcommands: [PasscodeSetCommand.self, PasscodeChangeCommand.self, PasscodeRemoveCommand.self]
+        subcommands: [PasscodeSetCommand.self, PasscodeChangeCommand.self, PasscodeRemoveCommand.self, PasscodeResetCommand.self]
     )
 }

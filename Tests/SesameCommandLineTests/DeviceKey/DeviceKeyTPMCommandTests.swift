@@ -154,4 +154,43 @@ struct DeviceKeyTPMCommandTests {
             #expect(status.stdout.contains("LOCKED OUT, one try back within 900 s"))
         }
     }
+
+    @Test("After a TPM clear, passcode reset opens the vault with the recovery key and sets a new passcode the TPM checks; a wrong key changes nothing")
+    func resetAfterClear() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await SoftwareTPM.with { tpm in
+            let created = try await initialise(home, tcti: tpm.tcti, ["--json"])
+            try #require(created.status == 0, "\(created.stderr)")
+            let document = try JSONSerialization.jsonObject(with: created.output) as? [String: Any]
+            let recoveryKey = try #require(document?["recoveryKey"] as? String)
+            let put = try await run(home, ["put", "token", "--no-interaction"], tcti: tpm.tcti, stdin: Data("s3cret".utf8))
+            try #require(put.status == 0, "\(put.stderr)")
+            _ = try await tpm.run("tpm2_clear", [])
+
+            let lost = try await run(home, ["get", "token", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti, secret: VaultHome.passcode)
+            #expect(lost.status != 0 && !lost.stdout.contains("s3cret"), "a cleared TPM still checked the passcode: \(lost.stderr)")
+
+            var environment = home.environment
+            environment["SESAME_TPM_TCTI"] = tpm.tcti
+            let reset = ["passcode", "reset", "--recovery-key-fd", "3", "--new-passcode-fd", "4", "--scrypt-log2n", "10", "--no-interaction"]
+            let wrongKey = String(recoveryKey.reversed())
+            let refused = try await SesameBinary.run(reset, environment: environment, descriptor3: home.secretFile(wrongKey),
+                                                     descriptor4: home.secretFile("new passcode 42"))
+            #expect(refused.status == 4 || refused.status == 2, "\(refused.stderr)")
+            let stillLost = try await run(home, ["get", "token", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti, secret: "new passcode 42")
+            #expect(stillLost.status != 0, "a wrong recovery key changed the passcode")
+
+            let done = try await SesameBinary.run(reset, environment: environment, descriptor3: home.secretFile(recoveryKey),
+                                                  descriptor4: home.secretFile("new passcode 42"))
+            #expect(done.status == 0, "\(done.stderr)")
+            #expect(!done.stdout.contains(recoveryKey) && !done.stderr.contains(recoveryKey))
+            let back = try await run(home, ["get", "token", "--passcode-fd", "3", "--no-interaction"], tcti: tpm.tcti, secret: "new passcode 42")
+            #expect(back.status == 0, "\(back.stderr)")
+            #expect(back.stdout == "s3cret")
+            let device = (home.vault as NSString).deletingLastPathComponent + "/device"
+            let sealed = try FileManager.default.contentsOfDirectory(atPath: device).filter { $0.hasPrefix("passcode-") && $0.hasSuffix(".tpm") }
+            #expect(sealed.count >= 1, "the new passcode is checked by the TPM: \(sealed)")
+        }
+    }
 }
