@@ -115,6 +115,3 @@ const char *sesame_pam_strerror(const sesame_pam_library *lib, sesame_pam_handle
     return text ? text : "unknown PAM error";
 }
 
-int sesame_pam_name_current_thread(const char *name) {
-    return pthread_setname_np(pthread_self(), name);
-}

@@ -322,6 +322,3 @@ const char *sesame_tpm_describe(uint32_t rc) {
     return tss.decode ? tss.decode(rc) : NULL;
 }
 
-int sesame_tpm_name_current_thread(const char *name) {
-    return pthread_setname_np(pthread_self(), name);
-}

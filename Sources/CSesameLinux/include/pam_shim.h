@@ -87,9 +87,4 @@ int sesame_pam_end(const sesame_pam_library *lib, sesame_pam_handle *pamh, int s
 // Never NULL. `pamh` may be NULL.
 const char *sesame_pam_strerror(const sesame_pam_library *lib, sesame_pam_handle *pamh, int errnum);
 
-// Names the calling thread (at most 15 bytes), so the PAM thread is visible
-// in /proc/<pid>/task/*/comm and debuggers. pthread_setname_np is a GNU
-// extension that Swift's Glibc module does not import.
-int sesame_pam_name_current_thread(const char *name);
-
 #endif

@@ -60,6 +60,5 @@ uint32_t sesame_tpm_properties(sesame_tpm *tpm, uint32_t first, uint32_t count,
 // libtss2-rc's text for a response code, or NULL when libtss2-rc is missing.
 const char *sesame_tpm_describe(uint32_t rc);
 
-int sesame_tpm_name_current_thread(const char *name);
 
 #endif
