@@ -107,6 +107,28 @@ struct PasscodeCommandsTests: VaultHomeSuite {
         #expect(got.stdout == "kept")
     }
 
+    @Test("SPEC E4: a forgotten passcode of a passcode-only vault is replaced with the recovery key (passcode reset); the old one no longer opens it")
+    func resetWithRecoveryKey() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let created = try await sesame(["init", "--passcode-fd", "3", "--passcode-only", "--json"] + cheap, passcode: "forgotten pass")
+        try #require(created.status == 0, "\(created.stderr)")
+        let recoveryKey = try #require((try JSONSerialization.jsonObject(with: created.output) as? [String: Any])?["recoveryKey"] as? String)
+        #expect(try await sesame(["put", "k", "--passcode-fd", "3"], stdin: Data("kept".utf8), passcode: "forgotten pass").status == 0)
+
+        let reset = try await sesame(["passcode", "reset", "--recovery-key-fd", "3", "--new-passcode-fd", "4"] + cheap,
+                                     passcode: recoveryKey, newPasscode: "fresh-4821")
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(try await get("k", passcode: "forgotten pass").status == 4)
+        let got = try await get("k", passcode: "fresh-4821")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout == "kept")
+
+        let notAKey = try await sesame(["passcode", "reset", "--recovery-key-fd", "3", "--new-passcode-fd", "4"] + cheap,
+                                       passcode: "fresh-4821", newPasscode: "other")
+        #expect(notAKey.status == 2, "\(notAKey.stderr)")
+        #expect(try await get("k", passcode: "fresh-4821").status == 0, "nothing was changed")
+    }
+
     @Test("A device+passcode vault whose device key file is gone keeps its passcode (exit 1)")
     func removeRefusedWithoutDeviceKey() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
