@@ -84,29 +84,18 @@ enum MaskedCommand {
     /// exit code to report (127: not found).
     private static func spawn(_ command: [String], output: Int32, error: Int32) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
+        defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, error, 2)
-        // The command starts as from a shell: default signals, none blocked.
-        var defaults = sigset_t(), none = sigset_t()
-        sigemptyset(&defaults)
-        sigemptyset(&none)
-        for number in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         var arguments = command.map { strdup($0) }
         arguments.append(nil)
         defer { for argument in arguments { free(argument) } }
         var child: pid_t = 0
-        let result = posix_spawnp(&child, command[0], &actions, &attributes, arguments, environ)
+        let result = SpawnAttributes.withShellDefaults { attributes in
+            posix_spawnp(&child, command[0], &actions, &attributes, arguments, environ)
+        }
         guard result == 0 else {
             let reason = result == ENOENT ? "command not found" : String(cString: strerror(result))
             StandardError.write("sesame: \(command[0]): \(reason)\n")

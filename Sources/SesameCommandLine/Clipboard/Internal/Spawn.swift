@@ -44,26 +44,12 @@ enum Spawn {
         for descriptor in 3..<(highestOpenDescriptor() + 64) {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Ctrl-C handling blocks or ignores signals in this process; a
-        // child starts as from a shell.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        if detached { flags |= setSessionFlag }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let result = SpawnAttributes.withShellDefaults(detached: detached) { attributes in
+            posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        }
         close(inputPipe[0])
         if capture { close(outputPipe[1]) }
         guard result == 0 else {
@@ -137,7 +123,3 @@ enum Spawn {
         return open.compactMap { Int32($0) }.max() ?? 1_024
     }
 }
-
-/// glibc's `POSIX_SPAWN_SETSID` (2.26 and later), hidden from Swift behind
-/// `_GNU_SOURCE`: the child calls setsid() before exec.
-private let setSessionFlag: Int32 = 0x80
