@@ -31,34 +31,17 @@ struct GetCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             // Before any prompt: a clipboard that cannot be reached must not cost a scan.
             let clipboard = try clip ? (Clipboard.find(), Clipboard.clearingDelay()) : nil
-            let machine = try options.machine()
-            let vault = try await options.open(machine)
-            let context = options.context(machine)
-            // The attributes say whether an application password is needed
-            // (one row, whatever the vault's size); a tampered row fails the
-            // read below with its own error.
-            let attributes = try? await item.find(in: vault)
-            if let attributes {
-                try await item.supplyPassword(for: attributes.accessControl, options: options, machine: machine, on: context)
-            } else if options.passwordFD != nil {
-                try await item.supplyPassword(for: .applicationPassword, options: options, machine: machine, on: context)
-            }
-            let value: SecretBytes
-            do {
-                value = try await vault.read(service: item.service, account: item.name,
-                                             operationPrompt: reason ?? "Read \(item.name)", context: context)
-            } catch VaultError.itemNotFound {
-                throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
-            } catch let error as VaultError where error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
-                throw CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
-            }
+            let reference = SecretReference(service: item.service, name: item.name)
+            let resolver = try await ReferenceResolver.open(options)
+            let values = try await resolver.read([reference]) { reason ?? "Read \($0.joined(separator: ", "))" }
+            guard let value = values[reference] else { return }
             if let (clipboard, seconds) = clipboard {
                 try await clipboard.copy(value, clearingAfter: seconds)
                 StandardError.write("sesame: \(item.name) copied to the clipboard; cleared in \(seconds) s unless something else is copied first\n")
                 return
             }
             if json {
-                SecretDocument.print(SecretReference(service: item.service, name: item.name), value: value)
+                SecretDocument.print(reference, value: value)
             } else {
                 try StandardOutput.write(value)
             }
