@@ -57,7 +57,7 @@ struct PutCommand: AsyncParsableCommand {
             let value = try await generation.generate ? generation.value() : readValue()
             guard !value.isEmpty else { throw CommandFailure(status: .usage, message: "the value is empty; nothing was stored") }
             let context = options.context(machine)
-            try await item.supplyPassword(for: control, options: options, machine: machine, on: context)
+            try await options.supplyPassword(for: control, machine: machine, on: context)
             if replace, try await vault.contains(service: item.service, account: item.name) {
                 try await vault.update(value, service: item.service, account: item.name,
                                        operationPrompt: "Replace \(item.name)", context: context)

@@ -26,9 +26,4 @@ struct ItemOptions: ParsableArguments {
             throw CommandFailure(error)
         }
     }
-
-    /// Puts the application password on `context` when `control` needs one.
-    func supplyPassword(for control: AccessControl, options: VaultOptions, machine: Machine, on context: AuthenticationContext) async throws {
-        try await options.supplyPassword(for: control, machine: machine, on: context)
-    }
 }
