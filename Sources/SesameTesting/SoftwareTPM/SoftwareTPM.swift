@@ -40,7 +40,9 @@ public final class SoftwareTPM: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-swtpm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var lastLog = ""
-        // A port found free can be taken before swtpm binds it: try again with others.
+        // A port found free can be taken before swtpm binds it: try again with
+        // others. (The SoftwareTPM is made only on success: its deinit removes
+        // the state directory the next try needs.)
         for _ in 0..<5 {
             let port = try LoopbackPorts.freePair()
             let child = try ChildProcess.launch(
@@ -49,9 +51,14 @@ public final class SoftwareTPM: Sendable {
                  "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",
                  "--flags", "not-need-init,startup-clear"],
                 environment: ProcessInfo.processInfo.environment, log: directory + "/swtpm.log")
-            let tpm = SoftwareTPM(directory: directory, port: port, child: child)
             for _ in 0..<2000 where child.isRunning {
-                if LoopbackPorts.answers(port) && LoopbackPorts.answers(port + 1) { return tpm }
+                if LoopbackPorts.answers(port) && LoopbackPorts.answers(port + 1) {
+                    // Ours, not another test's swtpm that took the ports first.
+                    if LoopbackPorts.isListening(port, ownedBy: child.pid) && LoopbackPorts.isListening(port + 1, ownedBy: child.pid) {
+                        return SoftwareTPM(directory: directory, port: port, child: child)
+                    }
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(5))
             }
             lastLog = (try? String(contentsOfFile: directory + "/swtpm.log", encoding: .utf8)) ?? ""

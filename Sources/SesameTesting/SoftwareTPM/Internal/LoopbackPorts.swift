@@ -1,4 +1,5 @@
 #if os(Linux)
+import Foundation
 import Glibc
 
 /// TCP ports on 127.0.0.1, for daemons that cannot be handed a listening socket.
@@ -24,6 +25,25 @@ enum LoopbackPorts {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         } == 0
+    }
+
+    /// Whether the socket listening on `port` belongs to process `pid`:
+    /// a port found free can be taken by another test's daemon before ours
+    /// binds it, and then `answers` is true for the wrong daemon.
+    static func isListening(_ port: UInt16, ownedBy pid: pid_t) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/net/tcp") else { return false }
+        let table = String(decoding: data, as: UTF8.self)
+        let hexPort = String(port, radix: 16, uppercase: true)
+        let padded = String(repeating: "0", count: max(0, 4 - hexPort.count)) + hexPort
+        // Columns: sl local_address rem_address st … inode; 0A is LISTEN.
+        let inodes = table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+            let columns = line.split(separator: " ")
+            guard columns.count > 9, columns[1].hasSuffix(":" + padded), columns[3] == "0A" else { return nil }
+            return String(columns[9])
+        }
+        guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return false }
+        let owned = Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") })
+        return inodes.contains { owned.contains("socket:[\($0)]") }
     }
 
     private static func bindLoopback(_ port: UInt16) -> (descriptor: Int32, port: UInt16)? {
