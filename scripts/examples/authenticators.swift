@@ -1,0 +1,2 @@
+// The authenticators the first example builds.
+let authenticators = Authenticators(appName: "Money")

@@ -1,0 +1,2 @@
+// The context the first example builds.
+let context = AuthenticationContext(authenticators)

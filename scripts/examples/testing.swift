@@ -1,0 +1,5 @@
+// A test file of the app's own test target.
+import Testing
+import Sesame
+import SesameLinux
+import SesameTesting
