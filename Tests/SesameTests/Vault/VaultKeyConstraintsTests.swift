@@ -125,4 +125,23 @@ struct VaultKeyConstraintsTests {
         #expect(key.constraints.confirmEachUse)
         #expect(try await fixture.vault.key(service: "ssh", name: "plain").constraints.confirmEachUse, "stored")
     }
+
+    @Test("SPEC D8: a format 3 key table (no constraints column) is read as it is, and migrated to format 5 at the first constrained key; old rows keep their MAC")
+    func migrationFromFormat3() async throws {
+        let fixture = try await VaultFixture()
+        let old = try await Self.addKey(fixture, name: "old", constraints: .none)
+        // Back to what format 3 wrote: no constraints column, no migration row.
+        try await fixture.rawDatabase().write { db in
+            try db.execute(sql: "ALTER TABLE key DROP COLUMN constraints")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-key-constraints'")
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
+        }
+        #expect(try await fixture.vault.keys() == [old])
+        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        _ = try await Self.addKey(fixture, name: "new", constraints: KeyConstraints(confirmEachUse: true))
+        let format = try await fixture.rawDatabase().read { try Data.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'format'") }
+        #expect(format == Data("5".utf8))
+        #expect(try await fixture.vault.keys().map(\.name) == ["new", "old"])
+        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+    }
 }
