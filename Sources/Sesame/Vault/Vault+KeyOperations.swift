@@ -24,7 +24,10 @@ extension Vault {
     ///     prompt; an authorisation for another operation does not count), or
     ///     one to prompt on.
     /// - Returns: The signature.
-    /// - Throws: ``VaultError`` with `itemNotFound`, `invalidArgument` (not a
+    /// - Throws: ``VaultError`` with `itemNotFound` (also a key past its
+    ///   lifetime, deleted then; SPEC D8), `notAvailable` (also a lifetime
+    ///   judged by a clock set back), `userCanceled` / `interactionNotAllowed`
+    ///   (also a confirm-each-use key not confirmed), `invalidArgument` (not a
     ///   signing key, an encoding the algorithm lacks), `userCanceled`,
     ///   `authFailed`, `interactionNotAllowed`, `notAvailable`,
     ///   `itemInvalidated`, `tampered`, `ioError`.
