@@ -74,6 +74,9 @@ struct SSHAgentConstraintsTests: VaultHomeSuite {
 
         agent = try await AgentProcess(place: place, socket: place.file("run2/agent.sock"), arguments: ["--add-access", "none"])
         #expect(try await agent.client("ssh-add", ["-L"]).stdout.contains(confirmed.publicKey), "still served")
+        let listed = try await place.script(["key", "ls", "--service", "ssh", "--json"])
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
+        #expect(documents.map { "\($0["name"] ?? "")=\($0["confirm"] ?? "")" }.sorted() == ["confirm@ci=1", "plain@ci=0"], "\(listed.stdout)")
         #expect(try await signThroughAgent(agent, publicKeyFile: plain.file + ".pub") == 0, "a key without -c signs without asking")
         #expect(try await signThroughAgent(agent, publicKeyFile: confirmed.file + ".pub") != 0, "-c: an agent that cannot ask refuses")
         agent.stop()
