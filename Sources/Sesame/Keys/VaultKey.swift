@@ -26,4 +26,6 @@ public struct VaultKey: Sendable, Hashable {
     public let publicKey: PublicKey
     /// When it was created or imported.
     public let created: Date
+    /// Its lifetime and confirmation (SPEC D8), enforced by the vault at every use.
+    public let constraints: KeyConstraints
 }

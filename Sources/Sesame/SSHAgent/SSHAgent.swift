@@ -17,10 +17,15 @@ import Foundation
 /// - Signing: one prompt at a time, in arrival order; a connection closed
 ///   while waiting or prompting cancels its own prompt.
 /// - `ssh-add FILE` imports the key into the vault with
-///   ``Configuration/addedKeyAccessControl``; its lifetime constraint deletes
-///   it from the vault when it runs out, and confirm asks the owner
-///   (device owner) before each signature even when the key's access control
-///   would not.
+///   ``Configuration/addedKeyAccessControl``. Its constraints are stored with
+///   it (SPEC D8, ``KeyConstraints``) and enforced by the vault at every use,
+///   in this agent, after its restart and in `sesame key sign` alike: at the
+///   end of its lifetime (`-t`) the key is deleted from the vault, and
+///   confirm (`-c`) asks the owner (device owner) before each use even when
+///   the key's access control would not. Adding a key the vault already has
+///   only tightens its stored constraints, never lifts one. A constraint the
+///   vault cannot keep (an extension such as `ssh-add -h`'s destinations)
+///   refuses the key, which is then never written.
 /// - `ssh-add -d` / `-D` hide keys from this agent until it restarts; the
 ///   vault keeps them (`sesame key rm` deletes a key).
 /// - `ssh-add -x` / `-X` lock and unlock; unlock guesses are limited (SPEC E5).
@@ -41,26 +46,14 @@ public final class SSHAgent: Sendable {
         }
     }
 
-    private struct Added: Sendable {
-        var name: String
-        var confirm: Bool
-        var expires: Date?
-        /// Imported by this `ssh-add`, so its lifetime ending deletes it; a
-        /// key the vault already had is only hidden then.
-        var importedHere: Bool
-    }
-
     private struct State: Sendable {
         /// Key blobs `ssh-add -d` / `-D` removed from this agent.
         var hidden: Set<[UInt8]> = []
-        /// Keys added through this agent with constraints, by key blob.
-        var added: [[UInt8]: Added] = [:]
     }
 
     private let vault: Vault
     private let configuration: Configuration
     private let makeContext: @Sendable () -> AuthenticationContext
-    private let clock: any AuthenticationClock
     private let state = Locked(State())
     private let prompts = PromptQueue()
     private let lock: AgentLock
@@ -70,7 +63,7 @@ public final class SSHAgent: Sendable {
     /// - Parameters:
     ///   - vault: An open vault.
     ///   - configuration: The service and the access control for added keys.
-    ///   - clock: The clock for lifetimes and unlock delays.
+    ///   - clock: The clock for unlock delays (lifetimes are the vault's, judged by its clock).
     ///   - makeContext: A context for each signature's prompt (its presenter,
     ///     reuse window and interaction rules are the caller's).
     public init(
@@ -79,7 +72,6 @@ public final class SSHAgent: Sendable {
     ) {
         self.vault = vault
         self.configuration = configuration
-        self.clock = clock
         self.makeContext = makeContext
         lock = AgentLock(clock: clock)
     }
@@ -136,26 +128,12 @@ public final class SSHAgent: Sendable {
     /// The served keys and their blobs: signing keys of the service, minus
     /// those hidden or past their lifetime (which are deleted now).
     private func servedKeys() async throws -> [(key: VaultKey, blob: [UInt8])] {
-        try await expireAddedKeys()
+        // The vault leaves expired keys out anyway; deleting them here keeps the file clean.
+        try? await vault.deleteExpiredKeys(service: configuration.service)
         let hidden = state.withLock { $0.hidden }
         return try await vault.keys(service: configuration.service).compactMap { key in
             guard key.algorithm.purpose == .signing, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey), !hidden.contains(blob) else { return nil }
             return (key, blob)
-        }
-    }
-
-    private func expireAddedKeys() async throws {
-        let now = clock.now()
-        let expired = state.withLock { state -> [String] in
-            let gone = state.added.filter { $0.value.expires.map { $0 <= now } ?? false }
-            for (blob, added) in gone {
-                state.added[blob] = nil
-                if !added.importedHere { state.hidden.insert(blob) }
-            }
-            return gone.values.filter(\.importedHere).map(\.name)
-        }
-        for name in expired {
-            try? await vault.deleteKey(service: configuration.service, name: name)
         }
     }
 
@@ -168,9 +146,7 @@ public final class SSHAgent: Sendable {
         guard connection.begin(context) else { return .failure }
         defer { connection.end() }
         let reason = Self.reason(for: data, key: key, host: connection.boundHostKey)
-        if state.withLock({ $0.added[keyBlob]?.confirm }) == true {
-            try await context.evaluate(.deviceOwner, localizedReason: reason)
-        }
+        // The key's stored constraints (confirmation, lifetime) are enforced by the vault (SPEC D8).
         let raw = try await vault.sign(data, withKey: key.name, service: key.service, encoding: .raw, operationPrompt: reason, context: context)
         return .signature(try SSHSignature.encode(algorithm: key.algorithm, rawSignature: raw))
     }
@@ -196,15 +172,17 @@ public final class SSHAgent: Sendable {
             case .extension: return .failure
             }
         }
+        let constraints = KeyConstraints(
+            expires: lifetime.map { vault.authenticators.clock.now().addingTimeInterval(TimeInterval($0)) }, confirmEachUse: confirm)
+        // An expired key still in the file would collide with its own re-adding.
+        try? await vault.deleteExpiredKeys(service: configuration.service)
         let existing = try await vault.keys(service: configuration.service)
-        var name: String
-        let importedHere: Bool
         if let same = existing.first(where: { $0.publicKey == key.publicKey }) {
-            name = same.name
-            importedHere = false
+            if !constraints.isEmpty {
+                _ = try await vault.constrainKey(service: configuration.service, name: same.name, with: constraints)
+            }
         } else {
-            importedHere = true
-            name = Self.name(for: comment, key: key.publicKey)
+            var name = Self.name(for: comment, key: key.publicKey)
             var suffix = 2
             while existing.contains(where: { $0.name == name }) {
                 name = Self.name(for: comment, key: key.publicKey) + "-\(suffix)"
@@ -212,17 +190,10 @@ public final class SSHAgent: Sendable {
             }
             _ = try await vault.importRawKey(
                 key.privateKey, algorithm: key.algorithm, service: configuration.service, name: name,
-                label: comment.isEmpty ? nil : comment, accessControl: configuration.addedKeyAccessControl, context: makeContext())
+                label: comment.isEmpty ? nil : comment, accessControl: configuration.addedKeyAccessControl,
+                constraints: constraints, context: makeContext())
         }
-        let expires = lifetime.map { clock.now().addingTimeInterval(TimeInterval($0)) }
-        state.withLock { state in
-            state.hidden.remove(blob)
-            if confirm || expires != nil {
-                state.added[blob] = Added(name: name, confirm: confirm, expires: expires, importedHere: importedHere)
-            } else {
-                state.added[blob] = nil
-            }
-        }
+        state.withLock { _ = $0.hidden.remove(blob) }
         return .success
     }
 

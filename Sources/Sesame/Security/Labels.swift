@@ -12,6 +12,8 @@ package enum Labels {
     static let domainStateCommitment = "sesame.vault.v1.domain-state-commitment"
     /// The key that seals settings records.
     static let settings = "sesame.vault.v1.settings"
+    /// The key that seals a protected key's constraints (SPEC D8).
+    static let keyConstraintsKey = "sesame.vault.v1.key-constraints"
     /// The prefix of a class key's info (accessibility, access control and factors follow).
     static let classKey = "sesame.vault.v1.class"
 
@@ -42,6 +44,8 @@ package enum Labels {
     static let privateKeyWrapping = "sesame.private-key-wrapping"
     /// The MAC input of a key row.
     static let keyRow = "sesame.key-row"
+    /// A key's sealed constraints: lifetime and confirmation (SPEC D8).
+    static let keyConstraints = "sesame.key-constraints"
     /// A sealed settings record.
     static let setting = "sesame.setting"
 

@@ -200,7 +200,7 @@ extension Vault {
     ) async throws(VaultError) -> [Described] {
         let rows = try await readDatabase { db -> [ItemRow] in
             guard try db.tableExists(table) else { return [] }
-            let sql = "SELECT \(ItemRow.columns(of: table)) FROM \(table)" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
+            let sql = "SELECT \(ItemRow.selectedColumns(of: table)) FROM \(table)" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
             return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
         }
         var described: [Described] = []

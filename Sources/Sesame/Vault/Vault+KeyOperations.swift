@@ -1,6 +1,7 @@
 import Crypto
 
-/// Using a protected key (SPEC D7): each operation runs the key's access
+/// Using a protected key (SPEC D7): each operation first enforces the key's
+/// stored constraints (SPEC D8: lifetime, confirmation), then runs its access
 /// control as reading an item does (D1 lockout first, D3 a context
 /// authorised for that very operation, D5 enrolment binding), then uses the
 /// private key inside the vault and drops it.
@@ -23,7 +24,10 @@ extension Vault {
     ///     prompt; an authorisation for another operation does not count), or
     ///     one to prompt on.
     /// - Returns: The signature.
-    /// - Throws: ``VaultError`` with `itemNotFound`, `invalidArgument` (not a
+    /// - Throws: ``VaultError`` with `itemNotFound` (also a key past its
+    ///   lifetime, deleted then; SPEC D8), `notAvailable` (also a lifetime
+    ///   judged by a clock set back), `userCanceled` / `interactionNotAllowed`
+    ///   (also a confirm-each-use key not confirmed), `invalidArgument` (not a
     ///   signing key, an encoding the algorithm lacks), `userCanceled`,
     ///   `authFailed`, `interactionNotAllowed`, `notAvailable`,
     ///   `itemInvalidated`, `tampered`, `ioError`.
@@ -33,6 +37,7 @@ extension Vault {
     ) async throws(VaultError) -> [UInt8] {
         let row = try await verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .signing)
+        try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
         let encoding = encoding ?? (algorithm == .ed25519 ? .raw : .der)
         guard algorithm != .ed25519 || encoding == .raw else {
             throw VaultError(.invalidArgument, "Ed25519 signatures are 64 raw bytes; DER applies to P-256 keys")
@@ -66,6 +71,7 @@ extension Vault {
     ) async throws(VaultError) -> SecretBytes {
         let row = try await verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .keyAgreement)
+        try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
         let key = try await privateKey(row, algorithm: algorithm, operation: .useKeyDecrypt, prompt: operationPrompt, context: context)
         guard var plaintext = try key.decrypt(ciphertext) else {
             throw VaultError(.authFailed, "The ciphertext does not decrypt with \(row.name): it was made for another key, or changed")
@@ -96,6 +102,7 @@ extension Vault {
         guard peer.algorithm == algorithm else {
             throw VaultError(.invalidArgument, "\(row.name) is \(algorithm); the peer key is \(peer.algorithm)")
         }
+        try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
         let key = try await privateKey(row, algorithm: algorithm, operation: .useKeyKeyExchange, prompt: operationPrompt, context: context)
         let secret = try key.sharedSecret(with: peer)
         return secret.withUnsafeBytes { SecretBytes($0) }

@@ -78,17 +78,25 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func key(service: String, name: String) async throws(VaultError) -> VaultKey {
         let row = try await verifiedRow(table: "key", service: service, account: name)
-        guard let key = row.keyAttributes else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        guard let key = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        // SPEC D8: past its lifetime a key no longer exists for anyone.
+        guard !key.constraints.hasExpired(at: authenticators.clock.now()) else {
+            throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\": its lifetime ended")
+        }
         return key
     }
 
-    /// Every key's attributes and public key. Never prompts.
+    /// Every key's attributes and public key. Never prompts. Keys past
+    /// their lifetime are left out (SPEC D8); their next use deletes them.
     ///
     /// - Parameter service: Only this service's keys; all by default.
     /// - Returns: The keys, sorted by service and name.
     /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
     public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
-        try await verifiedRows(table: "key", service: service) { $0.keyAttributes }
+        let keyring = keyring
+        let now = authenticators.clock.now()
+        return try await verifiedRows(table: "key", service: service) { $0.keyAttributes(keyring: keyring) }
+            .filter { !$0.constraints.hasExpired(at: now) }
     }
 
     /// Deletes a key. Never prompts, as the keychain's delete; what it
@@ -111,9 +119,10 @@ extension Vault {
 
     /// Imports a raw private key (the 32-byte Ed25519 seed or P-256 scalar),
     /// as `ssh-add` hands one to the agent.
+    /// `constraints` are stored with it (SPEC D8).
     func importRawKey(
         _ privateKey: SecretBytes, algorithm: KeyAlgorithm, service: String, name: String, label: String?,
-        accessControl: AccessControl, context: AuthenticationContext?
+        accessControl: AccessControl, constraints: KeyConstraints = .none, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
         var bytes = privateKey.withUnsafeBytes { Array($0) }
         defer { wipe(&bytes) }
@@ -121,14 +130,14 @@ extension Vault {
             throw VaultError(.invalidArgument, "Not a valid \(algorithm) private key")
         }
         return try await storeKey(key, service: service, name: name, label: label, accessibility: .whenUnlockedThisDeviceOnly,
-                                  accessControl: accessControl, context: context)
+                                  accessControl: accessControl, constraints: constraints, context: context)
     }
 
     // MARK: Storing
 
     private func storeKey(
         _ key: PrivateKeyMaterial, service: String, name: String, label: String?, accessibility: ItemAccessibility,
-        accessControl requested: AccessControl, context: AuthenticationContext?
+        accessControl requested: AccessControl, constraints: KeyConstraints = .none, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
         guard !service.isEmpty, !name.isEmpty else {
             throw VaultError(.invalidArgument, "A key needs a service and a name (got \"\(service)\", \"\(name)\")")
@@ -156,6 +165,10 @@ extension Vault {
             created: now, modified: now, wrappings: wrappings,
             commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [],
             key: .init(algorithm: key.algorithm.rawValue, publicKey: publicKey.rawRepresentation))
+        if !constraints.isEmpty {
+            // Sealed before the value, whose sealing MACs the whole row, constraints included.
+            try KeyConstraintsRecord(constraints: constraints, since: now).seal(into: &row, key: keyring.constraintsKey)
+        }
         var stored = key.storedBytes
         defer { wipe(&stored) }
         try sealValue(SecretBytes(stored), into: &row, key: rowKey)
@@ -172,19 +185,22 @@ extension Vault {
             }
             try finished.insert(db)
         }
-        guard let attributes = finished.keyAttributes else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
+        guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
         return attributes
     }
 }
 
 extension ItemRow {
-    var keyAttributes: VaultKey? {
-        guard let key, let algorithm = KeyAlgorithm(rawValue: key.algorithm),
+    /// The key's attributes; `nil` when one does not read (its constraints included).
+    func keyAttributes(keyring: Keyring) -> VaultKey? {
+        guard let record = try? KeyConstraintsRecord.open(self, key: keyring.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),
+              let key, let algorithm = KeyAlgorithm(rawValue: key.algorithm),
               let publicKey = try? PublicKey(algorithm: algorithm, rawRepresentation: key.publicKey),
               let accessibility = ItemAccessibility(rawValue: accessibility),
               let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
         return VaultKey(
             service: service, name: account, label: label, algorithm: algorithm, accessibility: accessibility,
-            accessControl: accessControl, publicKey: publicKey, created: Date(timeIntervalSince1970: created))
+            accessControl: accessControl, publicKey: publicKey, created: Date(timeIntervalSince1970: created),
+            constraints: record.constraints)
     }
 }

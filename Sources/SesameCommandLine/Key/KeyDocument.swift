@@ -18,6 +18,10 @@ struct KeyDocument: Encodable {
     /// OpenSSH for signing keys, PEM for the others.
     var publicKey: String
     var created: Date
+    /// When its lifetime ends (`ssh-add -t`, SPEC D8); absent for none.
+    var expires: Date?
+    /// Whether every use asks the owner (`ssh-add -c`, SPEC D8).
+    var confirm: Bool
 
     init(_ key: VaultKey) throws {
         service = key.service
@@ -30,6 +34,8 @@ struct KeyDocument: Encodable {
         publicKey = String(decoding: try PublicKeyFormat.standard(for: key.algorithm).render(key), as: UTF8.self)
             .trimmingCharacters(in: .newlines)
         created = key.created
+        expires = key.constraints.expires
+        confirm = key.constraints.confirmEachUse
     }
 }
 

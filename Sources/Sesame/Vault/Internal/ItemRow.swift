@@ -20,6 +20,11 @@ struct ItemRow: Sendable {
         var algorithm: String
         /// The public key's raw representation.
         var publicKey: [UInt8]
+        /// The sealed ``KeyConstraintsRecord`` (SPEC D8), or `nil` for a key
+        /// without constraints. Covered by the row's MAC only when present,
+        /// so rows written before format 5 keep their MAC, and emptying the
+        /// column of a constrained key fails the row's integrity check.
+        var constraints: [UInt8]? = nil
     }
 
     var id: Int64
@@ -44,6 +49,11 @@ struct ItemRow: Sendable {
     var table: String { key == nil ? "item" : "key" }
 
     static func columns(of table: String) -> String { table == "key" ? keyTableColumns : columns }
+
+    /// What a `SELECT` reads: the key table's `constraints` column exists
+    /// only from format 5 on (a vault is migrated at its first write, not
+    /// when it is read), so its rows are read by name whatever they have.
+    static func selectedColumns(of table: String) -> String { table == "key" ? "*" : columns }
 
     init(id: Int64, service: String, account: String, label: String?, accessibility: String, accessControl: String,
          created: Double, modified: Double, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = [],
@@ -77,7 +87,8 @@ struct ItemRow: Sendable {
             commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
             ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
             key: row.hasColumn("algorithm")
-                ? KeyColumns(algorithm: try columns.value("algorithm"), publicKey: Array(try columns.value("public_key", as: Data.self)))
+                ? KeyColumns(algorithm: try columns.value("algorithm"), publicKey: Array(try columns.value("public_key", as: Data.self)),
+                             constraints: row.hasColumn("constraints") ? try columns.optional("constraints", as: Data.self).map { Array($0) } : nil)
                 : nil
         )
     }
@@ -100,6 +111,7 @@ struct ItemRow: Sendable {
         if let key {
             writer.field(key.algorithm)
             writer.field(key.publicKey)
+            if let constraints = key.constraints { writer.u8(1); writer.field(constraints) }
         }
         }
     }
@@ -125,11 +137,13 @@ struct ItemRow: Sendable {
         var arguments: StatementArguments = [id, service, account, label, accessibility, accessControl, created, modified,
                                              Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)]
         if let key { arguments += [key.algorithm, Data(key.publicKey)] }
+        if let constraints = key?.constraints { arguments += [Data(constraints)] }
         return arguments
     }
 
     func insert(_ db: Database) throws {
-        let columns = Self.columns(of: table)
+        // Written only when present, so a vault not yet migrated to format 5 takes unconstrained keys.
+        let columns = Self.columns(of: table) + (key?.constraints == nil ? "" : ", constraints")
         let placeholders = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
         try db.execute(sql: "INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", arguments: arguments)
     }
@@ -144,7 +158,7 @@ struct ItemRow: Sendable {
     static func fetch(_ db: Database, table: String = "item", service: String, account: String) throws -> Row? {
         if table == "key", try !db.tableExists("key") { return nil }
         // Cached: a point read is a few microseconds, parsing the query again would double it.
-        let statement = try db.cachedStatement(sql: "SELECT \(columns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
+        let statement = try db.cachedStatement(sql: "SELECT \(selectedColumns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
         return try Row.fetchOne(statement, arguments: [service, account])
     }
 }

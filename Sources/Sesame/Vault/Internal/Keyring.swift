@@ -12,6 +12,9 @@ struct Keyring: Sendable {
     let commitmentKey: SymmetricKey
     /// Seals settings records.
     let settingsKey: SymmetricKey
+    /// Seals protected keys' constraints (SPEC D8): readable without a
+    /// prompt, so an expired key is refused before anyone is asked.
+    let constraintsKey: SymmetricKey
 
     init(masterKey: SymmetricKey, vaultID: [UInt8]) {
         self.masterKey = masterKey
@@ -19,6 +22,7 @@ struct Keyring: Sendable {
         rowKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.rowMAC)
         commitmentKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.domainStateCommitment)
         settingsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.settings)
+        constraintsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.keyConstraintsKey)
     }
 
     func commitment(to domainState: DomainState) -> [UInt8] {

@@ -10,7 +10,7 @@ import GRDB
 /// file instead of misreading it. A change of layout is a new migration and
 /// keeps the golden vault test (Tests/SesameTests/Golden) passing.
 enum Schema {
-    static let format = 3
+    static let format = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -85,6 +85,14 @@ enum Schema {
                 );
                 """)
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
+        }
+        // Format 5: a protected key's constraints (SPEC D8, `ssh-add -t`/`-c`)
+        // are stored with it, sealed and covered by its row's MAC, so they
+        // hold in every process and across agent restarts. NULL: none. An
+        // older Sesame refuses the file rather than use a key unconstrained.
+        migrator.registerMigration("v5-key-constraints") { db in
+            try db.execute(sql: "ALTER TABLE key ADD COLUMN constraints BLOB")
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("5".utf8)])
         }
         return migrator
     }

@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+
+/// Key constraints (SPEC D8): a lifetime and a confirmation stored with the
+/// key and enforced here, at every use in every process, so that neither an
+/// agent restart nor another program (`sesame key sign`) escapes them.
+extension Vault {
+    /// Refuses a use of `row` that its constraints forbid, before its access
+    /// control is run: past its expiry the key is deleted and is
+    /// `itemNotFound`; a clock that reads earlier than when the lifetime was
+    /// set (beyond ``KeyConstraintsRecord/clockSkew``) is `notAvailable`; a
+    /// confirm-each-use key asks the owner on a prompt of its own.
+    func enforceConstraints(of row: ItemRow, prompt: String, context: AuthenticationContext?) async throws(VaultError) {
+        guard let record = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey) else { return }
+        let now = authenticators.clock.now()
+        if record.constraints.hasExpired(at: now) {
+            try await delete(row)
+            throw VaultError(.itemNotFound, "\(row.name) reached the end of its lifetime and was deleted (SPEC D8)")
+        }
+        if record.constraints.expires != nil, now.timeIntervalSince1970 < record.since - KeyConstraintsRecord.clockSkew {
+            // The clock went back past the moment the lifetime was set: it
+            // cannot say how much of the lifetime is left.
+            throw VaultError(.notAvailable, "\(row.name) has a lifetime, and this process's clock reads earlier than when it was set; the key is not used until the clock is right")
+        }
+        guard record.constraints.confirmEachUse else { return }
+        // The caller's context, so that cancelling it (a closed agent
+        // connection) cancels this prompt too; an authorisation for the key
+        // made ahead of time (SPEC A12) does not answer a device-owner prompt.
+        let confirmation = context ?? makeContext()
+        do throws(AuthenticationError) {
+            try await confirmation.evaluate(.deviceOwner, localizedReason: prompt)
+        } catch {
+            throw VaultError(authentication: error, item: "Confirming this use of \(row.name) (it asks before each use)")
+        }
+    }
+
+    /// Adds `constraints` to a key's stored ones, only ever tightening them
+    /// (``KeyConstraints/tightened(by:)``): whoever may add a constraint
+    /// (anyone with an agent's socket) must not be able to lift one.
+    ///
+    /// - Returns: The key with its constraints as now stored.
+    func constrainKey(service: String, name: String, with constraints: KeyConstraints) async throws(VaultError) -> VaultKey {
+        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let current = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey)?.constraints ?? .none
+        let tightened = current.tightened(by: constraints)
+        guard let unchanged = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        if tightened == current { return unchanged }
+        var updated = row
+        try KeyConstraintsRecord(constraints: tightened, since: authenticators.clock.now().timeIntervalSince1970)
+            .seal(into: &updated, key: keyring.constraintsKey)
+        updated.mac = keyring.mac(updated)
+        let finished = updated
+        do {
+            try database.migrate()
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        try await write { db in
+            // Only the row that was judged: a concurrent change is not overwritten.
+            guard let stored = try ItemRow.fetch(db, table: "key", service: service, account: name).map({ row throws in try ItemRow(row) }),
+                  stored.mac == row.mac else {
+                throw VaultError(.ioError, "\(row.name) changed while its constraints were stored; try again")
+            }
+            try finished.replace(db)
+        }
+        guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(row.name) was stored but cannot be described") }
+        return attributes
+    }
+
+    /// Deletes the keys of `service` past their lifetime, as a listing that
+    /// may write (the agent's) does; ``keys(service:)`` leaves them out.
+    func deleteExpiredKeys(service: String) async throws(VaultError) {
+        let keyring = keyring
+        let now = authenticators.clock.now()
+        let rows = try await readDatabase { db -> [ItemRow] in
+            guard try db.tableExists("key") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT * FROM key WHERE service = ?", arguments: [service]).map { row throws in try ItemRow(row) }
+        }
+        for row in rows where keyring.verify(row) {
+            if let record = try? KeyConstraintsRecord.open(row, key: keyring.constraintsKey), record.constraints.hasExpired(at: now) {
+                try await delete(row)
+            }
+        }
+    }
+
+    /// Deletes `row` if it is still the row that was judged.
+    private func delete(_ row: ItemRow) async throws(VaultError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM key WHERE id = ? AND mac = ?", arguments: [row.id, Data(row.mac)])
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Crypto
+import Foundation
+import GRDB
+@testable import Sesame
+import SesameTesting
+import Testing
+
+/// SPEC D8: a key's lifetime and confirmation are stored with it, sealed and
+/// bound to its row, and enforced by the vault at every use (issue 23:
+/// `ssh-add -t` and `-c` did not survive the agent).
+@Suite("SPEC D8: key constraints stored with the key and enforced by the vault")
+struct VaultKeyConstraintsTests {
+    static let message = Array("deploy".utf8)
+
+    /// An Ed25519 key imported as `ssh-add` hands one over, with `constraints`.
+    static func addKey(_ fixture: VaultFixture, name: String = "k", algorithm: KeyAlgorithm = .ed25519,
+                       constraints: KeyConstraints) async throws -> VaultKey {
+        let seed = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let scalar = algorithm == .ed25519 ? seed : Array(P256.Signing.PrivateKey().rawRepresentation)
+        return try await fixture.vault.importRawKey(SecretBytes(scalar), algorithm: algorithm, service: "ssh", name: name, label: nil,
+                                                    accessControl: Vault.noAccessControl, constraints: constraints, context: nil)
+    }
+
+    static func keyRows(_ fixture: VaultFixture) async throws -> Int? {
+        try await fixture.rawDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") }
+    }
+
+    @Test("SPEC D8: past its lifetime a key is listed nowhere, refused at its next use and deleted from the file")
+    func lifetime() async throws {
+        let fixture = try await VaultFixture()
+        let added = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
+        #expect(added.constraints.expires == fixture.machine.clock.now().addingTimeInterval(8))
+        #expect(try await fixture.vault.key(service: "ssh", name: "k").constraints == added.constraints, "stored, read back")
+        _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        fixture.machine.clock.advance(by: 8)
+        #expect(try await fixture.vault.keys().isEmpty)
+        #expect(await fixture.status { _ = try await fixture.vault.key(service: "ssh", name: "k") } == .itemNotFound)
+        #expect(try await Self.keyRows(fixture) == 1, "listing never writes")
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        } == .itemNotFound)
+        #expect(try await Self.keyRows(fixture) == 0, "the use deleted it")
+    }
+
+    @Test("SPEC D8: a lifetime is not stretched by a clock set back past the moment it was set")
+    func clockSetBack() async throws {
+        let fixture = try await VaultFixture()
+        _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
+        fixture.machine.clock.advance(by: -3600)
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        } == .notAvailable)
+    }
+
+    @Test("SPEC D8: a confirm-each-use key asks the owner at every use, also with a context authorised ahead of time; no answer, no use",
+          arguments: [KeyAlgorithm.ed25519, .x25519])
+    func confirmation(algorithm: KeyAlgorithm) async throws {
+        let fixture = try await VaultFixture(machine: Fixture(withSensor: false))
+        let key = try await Self.addKey(fixture, algorithm: algorithm, constraints: KeyConstraints(confirmEachUse: true))
+        #expect(key.constraints.confirmEachUse)
+        func use(_ context: AuthenticationContext? = nil) async -> VaultError.Status? {
+            await fixture.status {
+                if algorithm == .ed25519 {
+                    _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Use k", context: context)
+                } else {
+                    _ = try await fixture.vault.decrypt(try key.publicKey.encrypt(Self.message), withKey: "k", service: "ssh",
+                                                        operationPrompt: "Use k", context: context)
+                }
+            }
+        }
+        fixture.presenter.answerSecrets(.enter("device-1234"))
+        #expect(await use() == nil)
+        #expect(fixture.presenter.prompts.map(\.reason) == ["Use k"])
+        #expect(await use() == .userCanceled, "nobody answers the second prompt: refused")
+        #expect(fixture.presenter.prompts.count == 2, "every use asks")
+
+        let authorised = fixture.context()
+        try await authorised.evaluateAccessControl(key.accessControl, operation: algorithm == .ed25519 ? .useKeySign : .useKeyDecrypt,
+                                                   localizedReason: "ahead")
+        #expect(await use(authorised) == .userCanceled, "an authorisation made ahead of time is no confirmation")
+        let silent = fixture.context()
+        silent.interactionNotAllowed = true
+        #expect(await use(silent) == .interactionNotAllowed, "a caller that cannot ask is refused")
+    }
+
+    @Test("SPEC D8: emptying a key's constraints column, or moving a sealed record to another key, fails closed (tampered)")
+    func tampering() async throws {
+        let fixture = try await VaultFixture()
+        _ = try await Self.addKey(fixture, name: "a", constraints: KeyConstraints(confirmEachUse: true))
+        _ = try await Self.addKey(fixture, name: "b", constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(60)))
+        try await fixture.rawDatabase().write { try $0.execute(sql: "UPDATE key SET constraints = NULL WHERE account = 'a'") }
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "a", service: "ssh", operationPrompt: "Sign")
+        } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.keys() } == .tampered)
+
+        // Even with a valid row MAC (an attacker holding the master key could
+        // do anything; this isolates the binding), b's record does not open as c's.
+        _ = try await Self.addKey(fixture, name: "c", constraints: KeyConstraints(confirmEachUse: true))
+        let keyring = fixture.vault.keyring
+        try await fixture.rawDatabase().write { db in
+            let b = try ItemRow(try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b")))
+            var c = try ItemRow(try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c")))
+            c.key?.constraints = b.key?.constraints
+            c.mac = keyring.mac(c)
+            try c.replace(db)
+        }
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "c", service: "ssh", operationPrompt: "Sign")
+        } == .tampered)
+    }
+
+    @Test("SPEC D8: adding constraints to a stored key only tightens them; none, or a later expiry, lifts nothing")
+    func onlyTightened() async throws {
+        let fixture = try await VaultFixture()
+        let soon = fixture.machine.clock.now().addingTimeInterval(10)
+        _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: soon, confirmEachUse: true))
+        var key = try await fixture.vault.constrainKey(service: "ssh", name: "k", with: .none)
+        #expect(key.constraints == KeyConstraints(expires: soon, confirmEachUse: true))
+        key = try await fixture.vault.constrainKey(service: "ssh", name: "k", with: KeyConstraints(expires: soon.addingTimeInterval(3600)))
+        #expect(key.constraints == KeyConstraints(expires: soon, confirmEachUse: true))
+
+        _ = try await Self.addKey(fixture, name: "plain", constraints: .none)
+        key = try await fixture.vault.constrainKey(service: "ssh", name: "plain", with: KeyConstraints(confirmEachUse: true))
+        #expect(key.constraints.confirmEachUse)
+        #expect(try await fixture.vault.key(service: "ssh", name: "plain").constraints.confirmEachUse, "stored")
+    }
+
+    @Test("SPEC D8: a format 3 key table (no constraints column) is read as it is, and migrated to format 5 at the first constrained key; old rows keep their MAC")
+    func migrationFromFormat3() async throws {
+        let fixture = try await VaultFixture()
+        let old = try await Self.addKey(fixture, name: "old", constraints: .none)
+        // Back to what format 3 wrote: no constraints column, no migration row.
+        try await fixture.rawDatabase().write { db in
+            try db.execute(sql: "ALTER TABLE key DROP COLUMN constraints")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-key-constraints'")
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
+        }
+        #expect(try await fixture.vault.keys() == [old])
+        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        _ = try await Self.addKey(fixture, name: "new", constraints: KeyConstraints(confirmEachUse: true))
+        let format = try await fixture.rawDatabase().read { try Data.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'format'") }
+        #expect(format == Data("5".utf8))
+        #expect(try await fixture.vault.keys().map(\.name) == ["new", "old"])
+        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+    }
+}
