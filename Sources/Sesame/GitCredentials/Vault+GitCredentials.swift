@@ -100,12 +100,19 @@ extension Vault {
 
     // MARK: Helpers
 
-    /// The stored credentials whose names answer `query`, newest first.
+    /// The stored credentials whose names answer `query`, newest first; one
+    /// dated in the future (stored by a clock that was wrong) comes after
+    /// every other, so it never beats a credential stored later (SPEC D9).
     private func storedGitCredentials(answering query: GitCredential, service: String) async throws(VaultError) -> [(VaultItem, GitCredential)] {
-        try await list(service: service)
+        let latest = authenticators.clock.now().addingTimeInterval(OutsideText.allowedSkew)
+        return try await list(service: service)
             .compactMap { item in GitCredentialEncoding.credential(fromItemName: item.account).map { (item, $0) } }
             .filter { query.isAnswered(by: $0.1) }
-            .sorted { $0.0.modified != $1.0.modified ? $0.0.modified > $1.0.modified : $0.0.account < $1.0.account }
+            .sorted { first, second in
+                let (a, b) = (first.0, second.0)
+                if (a.modified > latest) != (b.modified > latest) { return b.modified > latest }
+                return a.modified != b.modified ? a.modified > b.modified : a.account < b.account
+            }
     }
 
     /// The item's password, expiry and refresh token on `stored`; `nil` when
