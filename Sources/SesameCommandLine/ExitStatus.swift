@@ -12,6 +12,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case itemInvalidated = 8
     case damaged = 9
     case notInteractive = 10
+    case invalidName = 11
 
     /// What the status means, for `sesame help exit-codes`.
     var meaning: String {
@@ -27,6 +28,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .itemInvalidated: "item invalidated by an enrolment change (biometry-current-set)"
         case .damaged: "vault damaged, tampered with, or readable by others"
         case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given or there is no terminal"
+        case .invalidName: "invalid name: a service, name or label holds a control character (ESC, a newline, ...); nothing was stored"
         }
     }
 }

@@ -37,7 +37,7 @@ struct GetCommand: AsyncParsableCommand {
             guard let value = values[reference] else { return }
             if let (clipboard, seconds) = clipboard {
                 try await clipboard.copy(value, clearingAfter: seconds)
-                StandardError.write("sesame: \(item.name) copied to the clipboard; cleared in \(seconds) s unless something else is copied first\n")
+                StandardError.write("sesame: \(item.name.escapingControlCharacters()) copied to the clipboard; cleared in \(seconds) s unless something else is copied first\n")
                 return
             }
             if json {

@@ -47,9 +47,11 @@ struct ListCommand: AsyncParsableCommand {
                 print(JSONOutput.encode(entries))
                 return
             }
-            // Tab-separated: stable for `cut` and `awk`, readable enough.
+            // Tab-separated: stable for `cut` and `awk`, readable enough. Names
+            // are escaped (SPEC D9): a tab in one cannot shift the columns, an
+            // escape sequence cannot reach the terminal.
             for entry in entries {
-                print([entry.service, entry.name, entry.access, entry.accessibility].joined(separator: "\t"))
+                print([entry.service, entry.name, entry.access, entry.accessibility].map { $0.escapingControlCharacters() }.joined(separator: "\t"))
             }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sesame
 
 /// `sesame`: Sesame's command-line front end.
 public struct SesameCommand: AsyncParsableCommand {
@@ -8,7 +9,8 @@ public struct SesameCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 authentication failed, 5 cancelled, \
             6 locked out, 7 not available, 8 item invalidated by an enrolment change, \
-            9 vault damaged, tampered with or open to others, 10 not interactive.
+            9 vault damaged, tampered with or open to others, 10 not interactive, \
+            11 invalid name (a control character in a service, name or label).
             With --json, errors are printed on standard output as \
             {"error": {"code": N, "status": "...", "message": "..."}}.
 
@@ -49,7 +51,8 @@ public struct SesameCommand: AsyncParsableCommand {
             }
         } catch let failure as CommandFailure {
             if failure.json { JSONOutput.exit(failure) }
-            StandardError.exit(failure.status, "sesame: \(failure.message)")
+            // SPEC D9: a message may quote a name from outside; it reaches the terminal escaped.
+            StandardError.exit(failure.status, "sesame: \(failure.message.escapingControlCharacters(keepingLineBreaks: true))")
         } catch {
             if exitCode(for: error) == .validationFailure {
                 StandardError.exit(.usage, fullMessage(for: error))

@@ -11,7 +11,7 @@
 //   - a stored credential is answered with its own password to a query for
 //     its protocol, host, path and username, and erasing it leaves nothing;
 //   - storing fails only with `invalidArgument`, and only without a protocol,
-//     a username, or a host or path, or with a newline in the password
+//     a username, or a host (a path alone only for `cert`), or with a newline in the password
 //     (found by this target: it split the stored value's lines).
 #if canImport(Glibc)
 import Glibc

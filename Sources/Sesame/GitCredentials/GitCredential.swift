@@ -45,24 +45,29 @@ public struct GitCredential: Sendable {
 
     /// Whether `stored` answers this query, as git's own `credential_match`
     /// decides: every attribute the query has must be equal; an attribute it
-    /// lacks matches anything (a query without `path=` matches every path;
-    /// an empty `host=` counts as none).
+    /// lacks matches anything (a query without `path=` matches every path),
+    /// except the host: a query without one (missing or empty) matches only a
+    /// credential without one (`cert`), never every host.
     ///
     /// - Parameter stored: A stored credential.
     /// - Returns: `true` when `stored` matches. Passwords are not compared.
     public func isAnswered(by stored: GitCredential) -> Bool {
         func check(_ wanted: String?, _ have: String?) -> Bool { wanted == nil || wanted == have }
         // An empty host is no host (a `cert` credential's), as in `isSpecific` and the item name.
-        return check(self.protocol, stored.protocol) && check(host == "" ? nil : host, stored.host)
+        let wantedHost = host == "" ? nil : host, storedHost = stored.host == "" ? nil : stored.host
+        return check(self.protocol, stored.protocol) && wantedHost == storedHost
             && check(path, stored.path) && check(username, stored.username)
     }
 
     /// Whether the credential can be stored or looked up: a protocol and a
-    /// host or a path (`cert` credentials have only a path). Without them a
-    /// query would match every credential of every host.
+    /// host; only a `cert` credential (git sends the certificate's file, no
+    /// host) is named by its path alone. Without them a query would match the
+    /// credentials of every host (git's `credential-store` answers a missing
+    /// host with any host's password).
     public var isSpecific: Bool {
         guard let scheme = self.protocol, !scheme.isEmpty else { return false }
-        return !(host ?? "").isEmpty || path != nil
+        if let host, !host.isEmpty { return true }
+        return scheme == "cert" && !(path ?? "").isEmpty
     }
 
     /// Whether `password_expiry_utc` is at or before `now` (seconds since 1970).

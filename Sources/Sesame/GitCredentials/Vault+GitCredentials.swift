@@ -14,7 +14,7 @@ extension Vault {
     /// access control); items of other tools in `service` are left alone.
     ///
     /// - Parameters:
-    ///   - query: What git asks for; needs a protocol and a host or path.
+    ///   - query: What git asks for; needs a protocol and a host (a path alone only for `cert`).
     ///   - service: The service the credentials are stored under.
     ///   - operationPrompt: Why it is read, shown on a prompt.
     ///   - context: The context to prompt on.
@@ -40,7 +40,7 @@ extension Vault {
     /// is no stronger than deleting, which needs no prompt either.
     ///
     /// - Parameters:
-    ///   - credential: Needs a protocol, a host or path, a username and a password.
+    ///   - credential: Needs a protocol, a host (a path alone only for `cert`), a username and a password.
     ///   - service: The service to store it under.
     ///   - accessControl: Who may read it back; none by default, so that git
     ///     runs without a prompt.
@@ -52,7 +52,7 @@ extension Vault {
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
         guard let name = GitCredentialEncoding.itemName(of: credential), credential.password != nil else {
-            throw VaultError(.invalidArgument, "A git credential is stored with protocol=, host= (or path=), username= and password=")
+            throw VaultError(.invalidArgument, "A git credential is stored with protocol=, host= (path= alone only for protocol=cert), username= and password=")
         }
         // The protocol's values never hold one, and the stored value is made of lines.
         guard !GitCredentialEncoding.hasNewline(credential.password), !GitCredentialEncoding.hasNewline(credential.oauthRefreshToken) else {
@@ -69,7 +69,7 @@ extension Vault {
     /// in constant time, after reading the item as `get` does.
     ///
     /// - Parameters:
-    ///   - query: Needs a protocol and a host or path; otherwise nothing is erased.
+    ///   - query: Needs a protocol and a host (a path alone only for `cert`); otherwise nothing is erased.
     ///   - service: The service the credentials are stored under.
     ///   - operationPrompt: Why an item is read to compare its password.
     ///   - context: The context to prompt on.
@@ -100,12 +100,19 @@ extension Vault {
 
     // MARK: Helpers
 
-    /// The stored credentials whose names answer `query`, newest first.
+    /// The stored credentials whose names answer `query`, newest first; one
+    /// dated in the future (stored by a clock that was wrong) comes after
+    /// every other, so it never beats a credential stored later (SPEC D9).
     private func storedGitCredentials(answering query: GitCredential, service: String) async throws(VaultError) -> [(VaultItem, GitCredential)] {
-        try await list(service: service)
+        let latest = authenticators.clock.now().addingTimeInterval(OutsideText.allowedSkew)
+        return try await list(service: service)
             .compactMap { item in GitCredentialEncoding.credential(fromItemName: item.account).map { (item, $0) } }
             .filter { query.isAnswered(by: $0.1) }
-            .sorted { $0.0.modified != $1.0.modified ? $0.0.modified > $1.0.modified : $0.0.account < $1.0.account }
+            .sorted { first, second in
+                let (a, b) = (first.0, second.0)
+                if (a.modified > latest) != (b.modified > latest) { return b.modified > latest }
+                return a.modified != b.modified ? a.modified > b.modified : a.account < b.account
+            }
     }
 
     /// The item's password, expiry and refresh token on `stored`; `nil` when

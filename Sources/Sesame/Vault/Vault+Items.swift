@@ -54,6 +54,7 @@ extension Vault {
         guard !service.isEmpty, !account.isEmpty else {
             throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
         }
+        try OutsideText.checkNames(service: service, account: account, label: label, what: "item")
         let name = "\"\(account)\" of \"\(service)\""
         let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
         let id = Int64.random(in: 1...Int64.max)

@@ -142,6 +142,7 @@ extension Vault {
         guard !service.isEmpty, !name.isEmpty else {
             throw VaultError(.invalidArgument, "A key needs a service and a name (got \"\(service)\", \"\(name)\")")
         }
+        try OutsideText.checkNames(service: service, account: name, label: label, what: "key")
         let what = "key \"\(name)\" of \"\(service)\""
         guard accessibility.isThisDeviceOnly else {
             throw VaultError(.invalidArgument, "\(what): a private key never leaves this device (SPEC D7), so it needs a ThisDeviceOnly accessibility, not \(accessibility.rawValue)")

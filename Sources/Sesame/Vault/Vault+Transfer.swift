@@ -75,7 +75,9 @@ extension Vault {
     ///   - passphrase: The file's passphrase.
     ///   - context: Supplies application passwords and the domain state that
     ///     `biometryCurrentSet` items are bound to on this machine.
-    /// - Returns: What was imported and what was not, with reasons.
+    /// - Returns: What was imported and what was not, with reasons: an item
+    ///   whose name holds a control character, or whose date is not finite or
+    ///   in the future (beyond a few minutes), is skipped (SPEC D9).
     /// - Throws: ``VaultError`` with `damaged` (not an export, truncated,
     ///   corrupted, unknown version: nothing imported) or `authFailed`
     ///   (wrong passphrase).
@@ -84,7 +86,14 @@ extension Vault {
         defer { for index in entries.indices { wipe(&entries[index].value) } }
         var transferred = 0
         var skipped: [TransferReport.Skipped] = []
+        let now = authenticators.clock.now().timeIntervalSince1970
         for entry in entries {
+            // SPEC D9: a date from outside is finite and not in the future, or
+            // the item would sort before everything stored later (git credentials).
+            if let problem = OutsideText.problem(date: entry.created, now: now) ?? OutsideText.problem(date: entry.modified, now: now) {
+                skipped.append(.init(service: entry.service, account: entry.account, reason: "Not imported: \(problem)"))
+                continue
+            }
             guard let accessibility = ItemAccessibility(rawValue: entry.accessibility),
                   let accessControl = AccessControl(canonicalEncoding: entry.accessControl)
             else {

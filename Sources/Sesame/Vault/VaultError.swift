@@ -33,6 +33,9 @@ public struct VaultError: Error, Sendable, Hashable, CustomStringConvertible {
         case ioError = 1006
         /// The arguments are invalid (ours).
         case invalidArgument = 1007
+        /// A service, name or label holds a control character; it would
+        /// reach a terminal as a command (ours, SPEC D9).
+        case invalidName = 1008
     }
 
     /// The stable status.

@@ -34,7 +34,7 @@ struct FeatureListCommand: AsyncParsableCommand {
                 return
             }
             for entry in entries {
-                print(entry.name + "\t" + entry.policy)
+                print(entry.name.escapingControlCharacters() + "\t" + entry.policy.escapingControlCharacters())
             }
         }
     }

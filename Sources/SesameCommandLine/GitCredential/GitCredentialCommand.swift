@@ -41,9 +41,9 @@ struct GitCredentialCommand: AsyncParsableCommand {
         guard ["get", "store", "erase"].contains(operation) else { return }
         try await reporting(json: false) {
             let request = try GitCredentialProtocol.read()
-            // No protocol, or neither host nor path: a query for everything.
+            // No protocol, or no host (a path alone only for cert): a query for every host.
             guard request.isSpecific else {
-                throw CommandFailure(status: .usage, message: "git-credential: the input needs protocol= and host= (or path=); nothing was done")
+                throw CommandFailure(status: .usage, message: "git-credential: the input needs protocol= and host= (path= alone only for protocol=cert); nothing was done")
             }
             let machine = try options.machine()
             let vault = try await options.open(machine)

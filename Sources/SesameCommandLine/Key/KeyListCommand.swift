@@ -25,7 +25,8 @@ struct KeyListCommand: AsyncParsableCommand {
                 return
             }
             for entry in entries {
-                print([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint].joined(separator: "\t"))
+                print([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint]
+                    .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
             }
         }
     }

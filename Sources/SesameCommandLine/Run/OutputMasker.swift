@@ -8,21 +8,51 @@ import Sesame
 /// a prompt without a newline still shows, unless it ends with the first
 /// characters of a secret. Longer secrets win over shorter ones that start
 /// the same way.
+///
+/// What a command may do to a value on its way out is also covered where it
+/// would otherwise print most of it:
+/// - a multi-line value is also masked line by line: each line of
+///   ``minimumConcealed`` bytes or more, without its indentation and its `\r`,
+///   wherever it occurs (YAML's `|` block indents every line, CRLF ends them);
+/// - at the end of the stream, a held-back beginning of a value of
+///   ``minimumConcealed`` bytes or more is concealed, not printed (a command
+///   that prints 15 of 16 bytes and exits).
 struct OutputMasker {
     static let mask = Array("<concealed by sesame>".utf8)
+    /// Shorter pieces (a line, a cut-off beginning) are too common in other
+    /// output to conceal them without hiding what is not a secret.
+    static let minimumConcealed = 8
 
-    /// Longest first.
+    /// Longest first: the values, then their lines.
     private var secrets: [[UInt8]]
     private var pending: [UInt8] = []
 
     /// - Parameter secrets: The values to conceal; empty ones are ignored.
     init(secrets: [SecretBytes]) {
         var unique: [[UInt8]] = []
+        func add(_ bytes: [UInt8]) {
+            if !bytes.isEmpty, !unique.contains(bytes) { unique.append(bytes) }
+        }
         for secret in secrets where !secret.isEmpty {
-            let bytes = secret.withUnsafeBytes { Array($0) }
-            if !unique.contains(bytes) { unique.append(bytes) }
+            var bytes = secret.withUnsafeBytes { Array($0) }
+            add(bytes)
+            for line in Self.lines(of: bytes) where line.count >= Self.minimumConcealed { add(Array(line)) }
+            wipe(&bytes)
         }
         self.secrets = unique.sorted { $0.count > $1.count }
+    }
+
+    /// The lines of a multi-line value without the indentation and line-end
+    /// whitespace a printer may change; none for a one-line value.
+    private static func lines(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        guard bytes.contains(UInt8(ascii: "\n")) else { return [] }
+        let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
+        return bytes.split(separator: UInt8(ascii: "\n")).map { line in
+            var line = line
+            while let first = line.first, blank.contains(first) { line = line.dropFirst() }
+            while let last = line.last, blank.contains(last) { line = line.dropLast() }
+            return line
+        }
     }
 
     /// What may be written now, given the next chunk of the stream.
@@ -47,8 +77,14 @@ struct OutputMasker {
         var index = 0
         scanning: while index < pending.count {
             let rest = pending[index...]
-            if !atEnd, secrets.contains(where: { $0.count > rest.count && $0.starts(with: rest) }) {
-                break scanning
+            if secrets.contains(where: { $0.count > rest.count && $0.starts(with: rest) }) {
+                if !atEnd { break scanning }
+                // The stream ended inside a value: its beginning is as secret as the rest.
+                if rest.count >= Self.minimumConcealed {
+                    output += Self.mask
+                    index = pending.count
+                    break scanning
+                }
             }
             for secret in secrets where rest.starts(with: secret) {
                 output += Self.mask

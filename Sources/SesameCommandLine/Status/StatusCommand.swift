@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Sesame
 
 /// `sesame status`: every authenticator's state on this machine. Never prompts.
 struct StatusCommand: AsyncParsableCommand {
@@ -32,7 +33,7 @@ struct StatusCommand: AsyncParsableCommand {
             encoder.dateEncodingStrategy = .iso8601
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(report.text, terminator: "")
+            print(report.text.escapingControlCharacters(keepingLineBreaks: true), terminator: "")
         }
     }
 }

@@ -27,6 +27,7 @@ extension CommandFailure {
         // No such slot, or the device key file is missing.
         case .locked: .notAvailable
         case .invalidArgument: .usage
+        case .invalidName: .invalidName
         case .duplicateItem, .ioError, .success: .failure
         }
         self.init(status: status, message: error.message)

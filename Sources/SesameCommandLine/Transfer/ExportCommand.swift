@@ -81,7 +81,7 @@ struct ExportCommand: AsyncParsableCommand {
             if json {
                 print(JSONOutput.encode(TransferDocument(transferred: report.transferred, skipped: TransferDocument.items(report.skipped))))
             } else {
-                StandardError.write(lines.joined(separator: "\n") + "\n")
+                StandardError.write(lines.map { $0.escapingControlCharacters() }.joined(separator: "\n") + "\n")
             }
         }
     }

@@ -79,7 +79,8 @@ struct ImportCommand: AsyncParsableCommand {
                 print(JSONOutput.encode(TransferDocument(transferred: report.transferred, kept: TransferDocument.items(conflicts, reasons: false),
                                                          skipped: TransferDocument.items(others))))
             } else {
-                StandardError.write(lines.joined(separator: "\n") + "\n")
+                // SPEC D9: the file's names are shown escaped.
+                StandardError.write(lines.map { $0.escapingControlCharacters() }.joined(separator: "\n") + "\n")
             }
         }
     }

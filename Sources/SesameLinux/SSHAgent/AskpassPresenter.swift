@@ -35,7 +35,9 @@ public final class AskpassPresenter: PromptPresenter {
         let program = self.program
         return await withCheckedContinuation { continuation in
             // The program may wait for a person for minutes: its own thread.
-            Thread { continuation.resume(returning: Self.ask(program, prompt: request.prompt)) }.start()
+            // SPEC D9: the prompt may quote a client's key comment or a name.
+            let prompt = request.prompt.escapingControlCharacters()
+            Thread { continuation.resume(returning: Self.ask(program, prompt: prompt)) }.start()
         }
     }
 

@@ -24,7 +24,7 @@ public final class NotifyingPresenter: PromptPresenter {
 
     public func begin(_ prompt: AuthenticationPrompt) async {
         let body = prompt.method == .biometrics ? "Touch the fingerprint reader." : "Enter your password when asked."
-        let (address, summary) = (self.address, "\(prompt.appName): \(prompt.reason)")
+        let (address, summary) = (self.address, "\(prompt.appName): \(prompt.reason)".escapingControlCharacters())
         // sd-bus blocks; one short-lived connection on a thread of its own.
         Thread { Self.notify(address: address, summary: summary, body: body) }.start()
         await base?.begin(prompt)

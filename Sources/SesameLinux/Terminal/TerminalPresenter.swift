@@ -27,7 +27,8 @@ public final class TerminalPresenter: PromptPresenter {
     }
 
     public func begin(_ prompt: AuthenticationPrompt) async {
-        var text = "\(prompt.appName): \(prompt.reason)\n"
+        // SPEC D9: the reason may quote a name from outside (an item, a key, a client's request).
+        var text = "\(prompt.appName.escapingControlCharacters()): \(prompt.reason.escapingControlCharacters())\n"
         if prompt.method == .biometrics {
             text += "Touch the fingerprint reader. (\(prompt.cancelTitle): Ctrl-C)\n"
         }
@@ -37,9 +38,9 @@ public final class TerminalPresenter: PromptPresenter {
     public func show(_ message: PromptMessage) async {
         switch message {
         case .fallbackOffered(let title):
-            terminal.write("Or press Enter: \(title).\n")
+            terminal.write("Or press Enter: \(title.escapingControlCharacters()).\n")
         default:
-            terminal.write(message.text + "\n")
+            terminal.write(message.text.escapingControlCharacters() + "\n")
         }
     }
 
@@ -54,7 +55,8 @@ public final class TerminalPresenter: PromptPresenter {
     }
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
-        let prompt = request.prompt.hasSuffix(" ") || request.prompt.hasSuffix(":") ? request.prompt : request.prompt + ": "
+        let shown = request.prompt.escapingControlCharacters()
+        let prompt = shown.hasSuffix(" ") || shown.hasSuffix(":") ? shown : shown + ": "
         let input = SecretInput()
         let terminal = self.terminal
         let echo = request.echo
@@ -86,7 +88,7 @@ public final class TerminalPresenter: PromptPresenter {
     }
 
     public func end(_ outcome: AuthenticationError?) async {
-        terminal.write(outcome.map { $0.message + "\n" } ?? "Authenticated.\n")
+        terminal.write(outcome.map { $0.message.escapingControlCharacters() + "\n" } ?? "Authenticated.\n")
     }
 }
 

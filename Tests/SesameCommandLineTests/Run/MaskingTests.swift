@@ -84,4 +84,56 @@ struct MaskingTests {
             environment: environment, executable: URL(fileURLWithPath: "/bin/sh"))
         #expect(home.exists("finished"), "the command ran to its end")
     }
+
+    // MARK: Issue 23: what a command does to a value on its way out (no SPEC rule covers masking; SECURITY.md does)
+
+    private static let sixteen = "s3cr3t-value-16b"
+    private static let lines = "line-one-abcdef\nline-two-ghijkl\nshort"
+
+    private func preparedEdges() async throws -> VaultHome {
+        let home = try VaultHome()
+        try await home.createVault()
+        try await home.put("sixteen", Data(Self.sixteen.utf8))
+        try await home.put("lines", Data(Self.lines.utf8))
+        return home
+    }
+
+    private func runEdges(_ script: String, home: VaultHome) async throws -> SesameBinary.Result {
+        try await home.sesame(["run", "--no-interaction", "--env", "LONG=sixteen", "--env", "ML=lines", "--", "/bin/sh", "-c", script])
+    }
+
+    @Test("issue 23: a command that prints 15 of a value's 16 bytes and exits shows none of them")
+    func cutOffAtTheEnd() async throws {
+        let home = try await preparedEdges()
+        defer { home.remove() }
+        let result = try await runEdges(#"printf 'out:%s' "${LONG%?}"; printf 'err:%s' "${LONG%?}" >&2"#, home: home)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "out:\(Self.mask)")
+        #expect(result.stderr == "err:\(Self.mask)")
+        // Fewer than 8 bytes of a value at the end are ordinary output (see incompletePrefix).
+        #expect(try await runEdges(#"printf '%s' "${LONG%?????????}""#, home: home).stdout == "s3cr3t-")
+    }
+
+    @Test("issue 23: a multi-line value indented as YAML's | block prints is masked line by line")
+    func indentedLines() async throws {
+        let home = try await preparedEdges()
+        defer { home.remove() }
+        let result = try await runEdges(#"printf 'key: |\n'; printf '%s\n' "$ML" | sed 's/^/  /'"#, home: home)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("line-one") && !result.stdout.contains("line-two"))
+        // A line shorter than 8 bytes is not concealed on its own.
+        #expect(result.stdout == "key: |\n  \(Self.mask)\n  \(Self.mask)\n  short\n")
+    }
+
+    @Test("issue 23: a multi-line value printed with CRLF line ends is masked line by line")
+    func crlfLines() async throws {
+        let home = try await preparedEdges()
+        defer { home.remove() }
+        let result = try await runEdges(#"printf '%s\n' "$ML" | sed 's/$/\r/'"#, home: home)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("line-one") && !result.stdout.contains("line-two"))
+        #expect(result.stdout == "\(Self.mask)\r\n\(Self.mask)\r\nshort\r\n")
+        // Unchanged, the whole value is concealed as one.
+        #expect(try await runEdges(#"printf '%s' "$ML""#, home: home).stdout == Self.mask)
+    }
 }

@@ -71,6 +71,22 @@ struct TerminalPresenterTests {
         #expect(terminal.echoes)
     }
 
+    @Test("SPEC D9: a reason, message or prompt quoting a hostile name reaches the terminal escaped (no ESC, BEL or CSI)")
+    func escapedText() async throws {
+        let terminal = try PseudoTerminal()
+        let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
+        await presenter.begin(AuthenticationPrompt(appName: "sesame", reason: "Read \u{1B}[2J\u{1B}]52;c;cHduZWQ=\u{07}", cancelTitle: "Cancel",
+                                                   fallbackTitle: "Enter Password", method: .devicePasscode))
+        let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password for \u{9B}31m\u{1B}[8m: ")) }
+        let shown = await terminal.read(until: "m: ", seconds: 20)
+        await terminal.waitForRawMode()
+        terminal.type("\u{03}")
+        _ = await entry.value
+        #expect(shown.contains("Read \\e[2J\\e]52;c;cHduZWQ=\\a"), "\(shown.debugDescription)")
+        #expect(shown.contains("Password for \\u{9b}31m\\e[8m: "), "\(shown.debugDescription)")
+        #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(shown.debugDescription)")
+    }
+
     @Test("A waiting prompt returns at once when its task is cancelled (the scan finished first)")
     func cancelledWait() async throws {
         let terminal = try PseudoTerminal()

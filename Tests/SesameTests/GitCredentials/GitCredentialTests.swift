@@ -73,6 +73,19 @@ struct GitCredentialTests {
         #expect(credential("cert", "", path: "/etc/cert.p12").isAnswered(by: cert))
     }
 
+    @Test("issue 23: a query without a host (empty or missing) is not specific and matches no credential that has one")
+    func noHost() throws {
+        let stored = credential("https", "gitlab.com", path: "org/repo.git", username: "alice")
+        for host in ["", nil] as [String?] {
+            let query = credential("https", host, path: "org/repo.git")
+            #expect(!query.isSpecific && !query.isAnswered(by: stored), "\(String(describing: host))")
+        }
+        // A cert credential is named by its path alone, and only such a query finds it.
+        #expect(credential("cert", nil, path: "/etc/cert.p12").isSpecific && !credential("cert", nil, path: "").isSpecific)
+        #expect(!credential("cert", nil, path: "/etc/cert.p12").isAnswered(by: credential("cert", "h", path: "/etc/cert.p12")))
+        #expect(credential("https", "", path: "p", username: "u").itemName == nil)
+    }
+
     @Test("the stored value is frozen and keeps password, password_expiry_utc and oauth_refresh_token")
     func storedValue() throws {
         var original = credential("https", "h", username: "u")

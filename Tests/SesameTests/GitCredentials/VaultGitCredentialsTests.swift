@@ -130,4 +130,20 @@ struct VaultGitCredentialsTests {
             _ = try await fixture.vault.gitCredential(answering: credential("example.com"), service: "git", operationPrompt: "Give", context: context)
         } == .interactionNotAllowed)
     }
+
+    @Test("SPEC D9: a credential dated in the future (a wrong clock, an old import) never beats one stored later")
+    func futureDate() async throws {
+        let fixture = try await VaultFixture()
+        let future = fixture.machine.clock.now().timeIntervalSince1970 + 10 * 365 * 86400
+        try await fixture.vault.addItem(
+            GitCredentialEncoding.value(of: credential("example.com", username: "mallory", password: "m")), service: "git",
+            account: "https://mallory@example.com", label: nil, accessibility: .whenUnlocked, accessControl: Vault.noAccessControl,
+            context: nil, dates: (future, future))
+        fixture.machine.clock.advance(by: 5)
+        try await fixture.vault.storeGitCredential(credential("example.com", username: "alice", password: "a"), service: "git")
+        let found = try await get(fixture, credential("example.com"))
+        #expect(found?.username == "alice" && password(found) == "a")
+        // Asked for by name, it still answers.
+        #expect(password(try await get(fixture, credential("example.com", username: "mallory"))) == "m")
+    }
 }

@@ -5,7 +5,7 @@ enum GitCredentialEncoding {
     static let valueHeader = Array("sesame-git-credential=1\n".utf8)
 
     /// `protocol://username@host[/path]`, each part percent-encoded; `nil`
-    /// without a protocol, a username, or a host or path.
+    /// without a protocol, a username, or a host (a path alone only for `cert`).
     static func itemName(of credential: GitCredential) -> String? {
         guard credential.isSpecific, let scheme = credential.protocol, let username = credential.username else { return nil }
         var name = encode(scheme, keeping: schemeCharacters) + "://" + encode(username, keeping: []) + "@"
