@@ -6,8 +6,9 @@ import Foundation
 import GRDB
 
 /// The attempt record of a vault's passcode slot: one row of the `attempt`
-/// table in the vault file itself (SPEC E5). The slot is what is limited:
-/// there is no second hash of the passcode anywhere.
+/// table in the vault file itself (SPEC E5), and its attempts in flight in
+/// `attempt_in_flight`. The slot is what is limited: there is no second hash
+/// of the passcode anywhere.
 ///
 /// Counting is an SQLite `IMMEDIATE` write transaction, so every process
 /// that opens the vault takes the same exclusive lock, and `synchronous =
@@ -24,9 +25,11 @@ struct PasscodeSlotLedger: AttemptLedger {
     func update<Value: Sendable>(_ change: @escaping @Sendable (inout AttemptCounter) -> Value) async throws -> Value {
         let path = self.path
         return try await database.write { db in
-            var counter = try Self.read(db, path: path)
+            let stored = try Self.read(db, path: path)
+            var counter = stored
             let value = change(&counter)
-            try Self.write(counter, db)
+            // A waiting attempt polls: an unchanged record is not rewritten.
+            if counter != stored { try Self.write(counter, db) }
             return value
         }
     }
@@ -36,29 +39,65 @@ struct PasscodeSlotLedger: AttemptLedger {
         guard try db.tableExists("attempt") else {
             throw VaultError(.tampered, "The passcode attempt record of \(path) is missing (its table was dropped); failing closed: open the vault with its device key or recovery key and set the passcode again")
         }
-        guard let row = try Row.fetchOne(db, sql: "SELECT failures, delay_start, delay_duration, last_wrong FROM attempt WHERE subject = ?",
-                                         arguments: [subject]) else {
+        // Format 4 added the boot clock; an older file is read as it is.
+        let clocked = try db.tableExists("attempt_in_flight")
+        let columns = clocked ? "failures, delay_start, delay_duration, last_wrong, delay_boot_id, delay_boot_uptime"
+            : "failures, delay_start, delay_duration, last_wrong"
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM attempt WHERE subject = ?", arguments: [subject]) else {
             throw VaultError(.tampered, "The passcode attempt record of \(path) was deleted; failing closed: open the vault with its device key or recovery key and set the passcode again")
         }
-        let columns = RowColumns(row: row) { name in
+        let edited = { (name: String) in
             VaultError(.tampered, "The passcode attempt record of \(path) was edited (its \(name) is unreadable); failing closed")
         }
-        let failures: Int = try columns.value("failures")
-        let start: Double? = try columns.optional("delay_start")
-        let duration: Double? = try columns.optional("delay_duration")
-        let lastWrong: Data? = try columns.optional("last_wrong")
-        guard failures >= 0, (start == nil) == (duration == nil), (duration ?? 0) >= 0, (start ?? 0).isFinite, (duration ?? 0).isFinite else {
-            throw VaultError(.tampered, "The passcode attempt record of \(path) holds impossible values; failing closed")
+        let fields = RowColumns(row: row, failure: edited)
+        let failures: Int = try fields.value("failures")
+        let start: Double? = try fields.optional("delay_start")
+        let duration: Double? = try fields.optional("delay_duration")
+        let lastWrong: Data? = try fields.optional("last_wrong")
+        let bootID: String? = clocked ? try fields.optional("delay_boot_id") : nil
+        let bootUptime: Double? = clocked ? try fields.optional("delay_boot_uptime") : nil
+        let impossible = VaultError(.tampered, "The passcode attempt record of \(path) holds impossible values; failing closed")
+        guard failures >= 0, (start == nil) == (duration == nil), (duration ?? 0) >= 0, (start ?? 0).isFinite, (duration ?? 0).isFinite,
+              (bootID == nil) == (bootUptime == nil), (bootUptime ?? 0).isFinite, (bootUptime ?? 0) >= 0 else {
+            throw impossible
         }
-        let delay = start.map { AttemptRecord.Delay(start: Date(timeIntervalSince1970: $0), duration: duration ?? 0) }
-        return AttemptCounter(failures: failures, delay: delay, lastWrongEntry: lastWrong.map { Array($0) })
+        let startBoot = bootID.map { BootInstant(bootID: $0, uptime: bootUptime ?? 0) }
+        let delay = start.map { AttemptRecord.Delay(start: Date(timeIntervalSince1970: $0), duration: duration ?? 0, startBoot: startBoot) }
+        var inFlight: [AttemptInFlight] = []
+        if clocked {
+            for row in try Row.fetchAll(db, sql: "SELECT token, pid, started, boot_id, boot_uptime FROM attempt_in_flight WHERE subject = ? ORDER BY started, token",
+                                        arguments: [subject]) {
+                let fields = RowColumns(row: row, failure: edited)
+                let token: Int64 = try fields.value("token")
+                let pid: Int64 = try fields.value("pid")
+                let started: Double = try fields.value("started")
+                let bootID: String? = try fields.optional("boot_id")
+                let uptime: Double? = try fields.optional("boot_uptime")
+                guard let processID = Int32(exactly: pid), started.isFinite, (bootID == nil) == (uptime == nil), (uptime ?? 0).isFinite, (uptime ?? 0) >= 0 else {
+                    throw impossible
+                }
+                inFlight.append(AttemptInFlight(token: UInt64(bitPattern: token), processID: processID, started: Date(timeIntervalSince1970: started),
+                                                startedBoot: bootID.map { BootInstant(bootID: $0, uptime: uptime ?? 0) }))
+            }
+        }
+        return AttemptCounter(failures: failures, delay: delay, lastWrongEntry: lastWrong.map { Array($0) }, inFlight: inFlight)
     }
 
     static func write(_ counter: AttemptCounter, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO attempt (subject, failures, delay_start, delay_duration, last_wrong) VALUES (?, ?, ?, ?, ?)",
+            sql: """
+                INSERT OR REPLACE INTO attempt (subject, failures, delay_start, delay_duration, last_wrong, delay_boot_id, delay_boot_uptime)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
             arguments: [subject, counter.failures, counter.delay?.start.timeIntervalSince1970, counter.delay?.duration,
-                        counter.lastWrongEntry.map { Data($0) }])
+                        counter.lastWrongEntry.map { Data($0) }, counter.delay?.startBoot?.bootID, counter.delay?.startBoot?.uptime])
+        try db.execute(sql: "DELETE FROM attempt_in_flight WHERE subject = ?", arguments: [subject])
+        for entry in counter.inFlight {
+            try db.execute(
+                sql: "INSERT INTO attempt_in_flight (subject, token, pid, started, boot_id, boot_uptime) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [subject, Int64(bitPattern: entry.token), Int64(entry.processID), entry.started.timeIntervalSince1970,
+                            entry.startedBoot?.bootID, entry.startedBoot?.uptime])
+        }
     }
 
     /// A fresh record, written with a new or re-wrapped passcode slot.
