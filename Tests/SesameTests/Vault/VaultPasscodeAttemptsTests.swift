@@ -123,13 +123,17 @@ struct VaultPasscodeAttemptsTests {
         try await raw.write { db in
             try db.execute(sql: "DROP TABLE attempt")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-attempts'")
+            // Format 4's table too, and its migration row: format 1 had neither.
+            try db.execute(sql: "DROP TABLE attempt_in_flight")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-attempt-clock'")
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("1".utf8)])
         }
         #expect(try await attempts() == nil, "format 1 has no record yet; reading creates none")
         #expect(try await Vault.summary(at: path).format == 1)
         #expect(await failure("wrong")?.status == .authFailed)
         #expect(try await attempts()?.consecutiveFailures == 1)
-        #expect(try await Vault.summary(at: path).format == 2)
+        // Every migration since ran: v2-attempts, and v4-attempt-clock after it.
+        #expect(try await Vault.summary(at: path).format == Schema.format)
     }
 
     @Test("Setting the passcode anew resets the count; removing the slot removes the record")

@@ -40,7 +40,7 @@ struct PasscodeSlotLedger: AttemptLedger {
             throw VaultError(.tampered, "The passcode attempt record of \(path) is missing (its table was dropped); failing closed: open the vault with its device key or recovery key and set the passcode again")
         }
         // Format 4 added the boot clock; an older file is read as it is.
-        let clocked = try db.tableExists("attempt_in_flight")
+        let clocked = try db.columns(in: "attempt").contains { $0.name == "delay_boot_id" }
         let columns = clocked ? "failures, delay_start, delay_duration, last_wrong, delay_boot_id, delay_boot_uptime"
             : "failures, delay_start, delay_duration, last_wrong"
         guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM attempt WHERE subject = ?", arguments: [subject]) else {
@@ -64,7 +64,7 @@ struct PasscodeSlotLedger: AttemptLedger {
         let startBoot = bootID.map { BootInstant(bootID: $0, uptime: bootUptime ?? 0) }
         let delay = start.map { AttemptRecord.Delay(start: Date(timeIntervalSince1970: $0), duration: duration ?? 0, startBoot: startBoot) }
         var inFlight: [AttemptInFlight] = []
-        if clocked {
+        if try db.tableExists("attempt_in_flight") {
             for row in try Row.fetchAll(db, sql: "SELECT token, pid, started, boot_id, boot_uptime FROM attempt_in_flight WHERE subject = ? ORDER BY started, token",
                                         arguments: [subject]) {
                 let fields = RowColumns(row: row, failure: edited)
