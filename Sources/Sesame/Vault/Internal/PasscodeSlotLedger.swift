@@ -21,21 +21,31 @@ struct PasscodeSlotLedger: AttemptLedger {
 
     let database: VaultDatabase
     let path: String
+    /// Whose record: the passcode slot's, or an item's application password
+    /// (``itemSubject(table:id:)``).
+    var subject: String = Self.subject
+    /// An item's record is made at its first attempt; the passcode slot's is
+    /// made with the slot, so a missing one was deleted (fail closed).
+    var missingIsFresh = false
+
+    /// The record of an item's application password (SPEC E5): named by the
+    /// item's table and row id, never by its service or account.
+    static func itemSubject(table: String, id: Int64) -> String { "app-password:\(table):\(id)" }
 
     func update<Value: Sendable>(_ change: @escaping @Sendable (inout AttemptCounter) -> Value) async throws -> Value {
-        let path = self.path
+        let (path, subject, missingIsFresh) = (self.path, self.subject, self.missingIsFresh)
         return try await database.write { db in
-            let stored = try Self.read(db, path: path)
+            let stored = try Self.read(db, path: path, subject: subject, missingIsFresh: missingIsFresh)
             var counter = stored
             let value = change(&counter)
             // A waiting attempt polls: an unchanged record is not rewritten.
-            if counter != stored { try Self.write(counter, db) }
+            if counter != stored { try Self.write(counter, db, subject: subject) }
             return value
         }
     }
 
     /// The record as stored; never writes.
-    static func read(_ db: Database, path: String) throws -> AttemptCounter {
+    static func read(_ db: Database, path: String, subject: String = subject, missingIsFresh: Bool = false) throws -> AttemptCounter {
         guard try db.tableExists("attempt") else {
             throw VaultError(.tampered, "The passcode attempt record of \(path) is missing (its table was dropped); failing closed: open the vault with its device key or recovery key and set the passcode again")
         }
@@ -44,6 +54,7 @@ struct PasscodeSlotLedger: AttemptLedger {
         let columns = clocked ? "failures, delay_start, delay_duration, last_wrong, delay_boot_id, delay_boot_uptime"
             : "failures, delay_start, delay_duration, last_wrong"
         guard let row = try Row.fetchOne(db, sql: "SELECT \(columns) FROM attempt WHERE subject = ?", arguments: [subject]) else {
+            if missingIsFresh { return AttemptCounter() }
             throw VaultError(.tampered, "The passcode attempt record of \(path) was deleted; failing closed: open the vault with its device key or recovery key and set the passcode again")
         }
         let edited = { (name: String) in
@@ -83,7 +94,7 @@ struct PasscodeSlotLedger: AttemptLedger {
         return AttemptCounter(failures: failures, delay: delay, lastWrongEntry: lastWrong.map { Array($0) }, inFlight: inFlight)
     }
 
-    static func write(_ counter: AttemptCounter, _ db: Database) throws {
+    static func write(_ counter: AttemptCounter, _ db: Database, subject: String = subject) throws {
         try db.execute(
             sql: """
                 INSERT OR REPLACE INTO attempt (subject, failures, delay_start, delay_duration, last_wrong, delay_boot_id, delay_boot_uptime)
