@@ -118,7 +118,11 @@ struct AttemptGate: Sendable {
             case .wait(let count):
                 // Bounded: every check in flight settles, dies or goes stale by then.
                 guard Double(waited) / 1e9 < staleAfter + 5 else { return .checksInFlight(count: count) }
-                try? await Task.sleep(nanoseconds: pause)
+                do {
+                    try await Task.sleep(nanoseconds: pause)
+                } catch {
+                    return .checksInFlight(count: count)
+                }
                 waited += pause
                 pause = min(pause * 2, 200_000_000)
                 continue
