@@ -117,6 +117,25 @@ struct VaultPasscodeAttemptsTests {
         }
     }
 
+    @Test("SPEC E3, v4-attempt-clock: a delay migrated from format 3 (no boot-clock start) restarts in full, never shortened; the right passcode is refused")
+    func migratedDelayFailsClosed() async throws {
+        let raw = try DatabaseQueue(path: path)
+        let now = machine.clock.now().timeIntervalSince1970
+        // What "v4-attempt-clock" leaves of a format-3 record in its 59th second of a 60-second delay.
+        try await raw.write { db in
+            try db.execute(sql: "UPDATE attempt SET failures = 5, delay_start = ?, delay_duration = 60, delay_boot_id = NULL, delay_boot_uptime = NULL",
+                           arguments: [now - 59])
+        }
+        let status = try #require(try await attempts())
+        let remaining = try #require(status.delayedUntil).timeIntervalSince(machine.clock.now())
+        #expect(remaining > 59 && remaining <= 60, "restarted in full: \(remaining)")
+        let refused = await failure("482913")
+        #expect(refused?.status == .authFailed)
+        #expect(refused?.message.contains("nothing was checked") == true, "\(refused?.message ?? "opened")")
+        machine.clock.advance(by: 61)
+        #expect(await failure("482913") == nil, "the restarted delay ends on the boot clock")
+    }
+
     @Test("A vault of format 1 (no attempt table) gets a clean record at its first passcode, then counts")
     func formatOneVault() async throws {
         let raw = try DatabaseQueue(path: path)
