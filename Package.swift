@@ -29,8 +29,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                "CSesameBootClock",
             ]
         ),
+        // The kernel's boot clock and boot id for the attempt gate's delays,
+        // read by raw system calls so that a preloaded library cannot answer.
+        .target(name: "CSesameBootClock"),
 
         // dlopen shims for libsystemd (sd-bus) and libpam: nothing is linked at
         // build time, so `swift build` needs no -dev package.

@@ -88,14 +88,18 @@ public final class AppPasscode: AppPasscodeVerifier {
         guard let record = try await load(), let recordCost = record.hash.cost else {
             return nil
         }
-        let now = clock.now()
+        let reading = AttemptReading(clock)
         var delay = record.delay
-        delay?.rebase(at: now)
+        let delayedUntil: Date? = if case .running(let remaining, _) = delay?.measure(at: reading) {
+            reading.wall.addingTimeInterval(remaining)
+        } else {
+            nil
+        }
         let failures = record.failures
         let attemptsBeforeDelay = (1...max(backoff.delays.count, 1)).first { backoff.delay(afterFailures: failures + $0) > 0 }
         return AppPasscodeStatus(
             consecutiveFailures: failures,
-            delayedUntil: delay?.end(at: now),
+            delayedUntil: delayedUntil,
             attemptsBeforeDelay: attemptsBeforeDelay,
             erasesAfterTenFailures: record.eraseAfterTenFailures,
             attemptsBeforeErase: record.eraseAfterTenFailures ? max(Self.failuresBeforeErase - failures, 0) : nil,
@@ -143,8 +147,10 @@ public final class AppPasscode: AppPasscodeVerifier {
             case .rejected(let delayedUntil):
                 if let erased = try await eraseIfDue() { return .failure(erased) }
                 return .failure(delayedUntil.map { .delayed(until: $0) } ?? .wrongPasscode)
-            case .refused(let until):
+            case .refused(let until, _), .clockDisagrees(let until):
                 return .failure(.delayed(until: until))
+            case .checksInFlight(let count):
+                return .failure(.storage("\(count) other checks of this passcode did not finish; nothing was checked"))
             case .notChecked:
                 return .failure(.wrongPasscode)
             }

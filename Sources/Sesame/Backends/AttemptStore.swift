@@ -22,6 +22,8 @@ public struct AttemptRecord: Sendable, Hashable, Codable {
     public var consecutivePasscodeFailures: Int
     /// The back-off running after the last wrong device passcode, if any.
     public var passcodeDelay: Delay?
+    /// Device passcode attempts counted and being checked right now.
+    public var passcodeAttemptsInFlight: [AttemptInFlight]
 
     /// A back-off delay. Kept as a start and a length, not an end, so that a
     /// clock set back restarts the delay instead of shortening it.
@@ -30,15 +32,39 @@ public struct AttemptRecord: Sendable, Hashable, Codable {
         public var start: Date
         /// How long it lasts, in seconds.
         public var duration: TimeInterval
+        /// When it began on the boot clock, which measures it; `nil` in
+        /// records from before boot clocks (such a delay restarts in full).
+        public var startBoot: BootInstant?
 
         /// Creates a delay.
         ///
         /// - Parameters:
         ///   - start: When it began.
         ///   - duration: Its length in seconds.
-        public init(start: Date, duration: TimeInterval) {
+        ///   - startBoot: When it began on the boot clock.
+        public init(start: Date, duration: TimeInterval, startBoot: BootInstant? = nil) {
             self.start = start
             self.duration = duration
+            self.startBoot = startBoot
+        }
+
+        // Frozen key names: persisted in attempt records.
+        private enum CodingKeys: String, CodingKey {
+            case start, duration, startBoot = "start_boot"
+        }
+
+        /// Decodes a delay; a record from before boot clocks has none.
+        ///
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` for a missing or impossible field.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            start = try container.decode(Date.self, forKey: .start)
+            duration = try container.decode(TimeInterval.self, forKey: .duration)
+            startBoot = try container.decodeIfPresent(BootInstant.self, forKey: .startBoot)
+            guard duration.isFinite, duration >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .duration, in: container, debugDescription: "impossible delay")
+            }
         }
 
         /// When the delay ends, if it has not yet ended at `now`.
@@ -68,13 +94,14 @@ public struct AttemptRecord: Sendable, Hashable, Codable {
         lastBiometricSuccessDomainState = nil
         consecutivePasscodeFailures = 0
         passcodeDelay = nil
+        passcodeAttemptsInFlight = []
     }
 }
 
 extension AttemptRecord {
     private enum CodingKeys: String, CodingKey {
         case consecutiveBiometricFailures, biometricLockout, lastBiometricSuccess, lastBiometricSuccessDomainState
-        case consecutivePasscodeFailures, passcodeDelay
+        case consecutivePasscodeFailures, passcodeDelay, passcodeAttemptsInFlight
     }
 
     /// Decodes a record; fields a newer Sesame added default to "no history"
@@ -88,6 +115,7 @@ extension AttemptRecord {
         lastBiometricSuccessDomainState = try container.decodeIfPresent(DomainState.self, forKey: .lastBiometricSuccessDomainState)
         consecutivePasscodeFailures = try container.decodeIfPresent(Int.self, forKey: .consecutivePasscodeFailures) ?? 0
         passcodeDelay = try container.decodeIfPresent(Delay.self, forKey: .passcodeDelay)
+        passcodeAttemptsInFlight = try container.decodeIfPresent([AttemptInFlight].self, forKey: .passcodeAttemptsInFlight) ?? []
     }
 }
 

@@ -30,7 +30,7 @@ extension Vault {
         }
         let (satisfied, domainState) = try await authorize(accessControl, for: operation, name: row.name, prompt: prompt, context: context)
         do throws(VaultError) {
-            return try unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+            return try await unwrapItemKey(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
                                      satisfied: satisfied, domainState: domainState, context: context)
         } catch where error.status == .itemInvalidated {
             try await forgetEnrolmentBoundKeys(of: row)
@@ -86,7 +86,61 @@ extension Vault {
 
     /// Unwraps the item key with the first wrapping whose factors are all in
     /// `satisfied`, telling invalidation, wrong passwords and tampering apart.
+    /// Checking an application password goes through the attempt gate (SPEC
+    /// E5), with the item's own record: counted before it is checked,
+    /// refused unchecked while a delay runs. Nothing is written when no
+    /// password is checked.
     func unwrapItemKey(
+        _ row: ItemRow, accessControl: AccessControl, accessibility: ItemAccessibility, wrappings: [Wrapping],
+        satisfied: Set<AccessControl.Flag>, domainState: DomainState?, context: AuthenticationContext
+    ) async throws(VaultError) -> SymmetricKey {
+        let checksPassword = context.credential(.applicationPassword) != nil
+            && wrappings.contains { $0.factors.isSubset(of: satisfied) && $0.factors.contains(.applicationPassword) }
+        guard checksPassword else {
+            return try unwrapItemKeyChecked(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+                                            satisfied: satisfied, domainState: domainState, context: context)
+        }
+        let path = self.path
+        do {
+            // A vault from before format 4 gets its attempt tables first: counting is a write.
+            try database.migrate()
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        let ledger = PasscodeSlotLedger(database: database, path: path, subject: PasscodeSlotLedger.itemSubject(table: row.table, id: row.id),
+                                        missingIsFresh: true)
+        let gate = AttemptGate(ledger: ledger, schedule: Self.passcodeBackoff, clock: authenticators.clock)
+        let outcome = try await gate.attempt(ledgerFailure: { VaultError(databaseError: $0, path: path) }) {
+            () throws(VaultError) -> AttemptVerdict<SymmetricKey> in
+            do throws(VaultError) {
+                return .accepted(try unwrapItemKeyChecked(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
+                                                          satisfied: satisfied, domainState: domainState, context: context))
+            } catch where error.status == .authFailed && error.message.hasPrefix(Self.wrongApplicationPassword) {
+                return .rejected(fingerprint: nil)
+            }
+        }
+        switch outcome {
+        case .accepted(let key):
+            return key
+        case .rejected(let delayedUntil?):
+            throw VaultError(.authFailed, "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6); too many wrong passwords: the next one is checked after \(delayedUntil.formatted(.iso8601)) (until then, locked out)",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: delayedUntil))
+        case .rejected(nil), .notChecked:
+            throw VaultError(.authFailed, "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6)")
+        case .refused(let until, let failures):
+            throw VaultError(.authFailed, "Too many wrong application passwords for \(row.name) (\(failures) in a row): locked out until \(until.formatted(.iso8601)); nothing was checked",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        case .clockDisagrees(let until):
+            throw VaultError(.authFailed, "Too many wrong application passwords for \(row.name), and this process's clock disagrees with the attempt record (it was set or is faked): locked out until \(until.formatted(.iso8601)) as measured by the kernel's boot clock; nothing was checked",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        case .checksInFlight(let count):
+            throw VaultError(.notAvailable, "\(count) other checks of the application password of \(row.name) are still running and did not finish in time; nothing was checked or counted: try again")
+        }
+    }
+
+    private static let wrongApplicationPassword = "Wrong application password"
+
+    private func unwrapItemKeyChecked(
         _ row: ItemRow, accessControl: AccessControl, accessibility: ItemAccessibility, wrappings: [Wrapping],
         satisfied: Set<AccessControl.Flag>, domainState: DomainState?, context: AuthenticationContext
     ) throws(VaultError) -> SymmetricKey {
@@ -124,7 +178,7 @@ extension Vault {
             }
         }
         if wrongPassword {
-            throw VaultError(.authFailed, "Wrong application password for \(row.name) (SPEC D6)")
+            throw VaultError(.authFailed, "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6)")
         }
         if invalidated { throw Self.invalidated(row) }
         throw VaultError(.authFailed, "The authentication did not satisfy the access control of \(row.name) (\(accessControl))")

@@ -50,9 +50,14 @@ extension Vault {
                              authenticationError: AuthenticationError(.authenticationFailed, retryAfter: delayedUntil))
         case .rejected(nil), .notChecked:
             throw VaultError(.authFailed, "Wrong passcode for \(path) (or its passcode slot was edited)")
-        case .refused(let until):
-            throw VaultError(.authFailed, "Too many wrong passcodes for \(path): locked out until \(until.formatted(.iso8601)); nothing was checked",
+        case .refused(let until, let failures):
+            throw VaultError(.authFailed, "Too many wrong passcodes for \(path) (\(failures) in a row): locked out until \(until.formatted(.iso8601)); nothing was checked",
                              authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        case .clockDisagrees(let until):
+            throw VaultError(.authFailed, "Too many wrong passcodes for \(path), and this process's clock disagrees with the attempt record (it was set or is faked): locked out until \(until.formatted(.iso8601)) as measured by the kernel's boot clock; nothing was checked",
+                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
+        case .checksInFlight(let count):
+            throw VaultError(.notAvailable, "\(count) other checks of the passcode of \(path) are still running and did not finish in time; nothing was checked or counted: try again")
         }
     }
 
@@ -96,9 +101,13 @@ extension Vault {
             throw VaultError(databaseError: error, path: path)
         }
         guard let counter else { return nil }
-        let now = clock.now()
+        let reading = AttemptReading(clock)
         var delay = counter.delay
-        delay?.rebase(at: now)
-        return PasscodeAttempts(consecutiveFailures: counter.failures, delayedUntil: delay?.end(at: now))
+        let delayedUntil: Date? = if case .running(let remaining, _) = delay?.measure(at: reading) {
+            reading.wall.addingTimeInterval(remaining)
+        } else {
+            nil
+        }
+        return PasscodeAttempts(consecutiveFailures: counter.failures + counter.inFlight.count, delayedUntil: delayedUntil)
     }
 }

@@ -47,7 +47,7 @@ extension Vault {
                 continue
             }
             do throws(VaultError) {
-                let key = try unwrapItemKey(
+                let key = try await unwrapItemKey(
                     row, accessControl: attributes.accessControl, accessibility: attributes.accessibility, wrappings: wrappings,
                     satisfied: attributes.accessControl.flags, domainState: context.domainState, context: context)
                 let value = try open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")

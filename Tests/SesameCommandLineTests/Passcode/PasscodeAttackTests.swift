@@ -26,9 +26,13 @@ struct PasscodeAttackTests: VaultHomeSuite {
         try await place.script(["get", "k", "--passcode-fd", "3"], secret: passcode)
     }
 
-    /// The vault's attempt record, read as an attacker with the file would.
+    /// The vault's attempt record, read as an attacker with the file would:
+    /// settled wrong attempts plus those counted and still in flight.
     private func storedFailures() throws -> Int? {
-        try DatabaseQueue(path: vault).read { db in try Int.fetchOne(db, sql: "SELECT failures FROM attempt WHERE subject = 'passcode'") }
+        try DatabaseQueue(path: vault).read { db in
+            guard let settled = try Int.fetchOne(db, sql: "SELECT failures FROM attempt WHERE subject = 'passcode'") else { return nil }
+            return settled + (try Int.fetchOne(db, sql: "SELECT count(*) FROM attempt_in_flight WHERE subject = 'passcode'") ?? 0)
+        }
     }
 
     private func wasChecked(_ result: SesameBinary.Result) -> Bool {
@@ -94,6 +98,11 @@ struct PasscodeAttackTests: VaultHomeSuite {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(try storedFailures() == 1, "killing the checker does not take the attempt back")
+        // The next attempt finds the dead process's attempt and settles it as wrong.
+        let next = try await get("wrong")
+        #expect(next.status == 4, "\(next.stderr)")
+        let settled = try await DatabaseQueue(path: vault).read { db in try Int.fetchOne(db, sql: "SELECT failures FROM attempt WHERE subject = 'passcode'") }
+        #expect(settled == 2, "the killed check counts as a wrong attempt, then this one")
     }
 
     @Test("A deleted or edited attempt record fails closed with exit 9; nothing is checked")

@@ -19,7 +19,8 @@ struct AttemptGateTests {
 
         func verify(using conversation: any PasscodeConversation) async -> PasscodeVerification {
             guard case .entered(let entered) = await conversation.requestSecret(prompt: "Password: ", echo: false) else { return .cancelled }
-            let counted = (try? await attempts.read().consecutivePasscodeFailures) ?? -1
+            // Counted while in flight (settled wrong ones plus those being checked).
+            let counted = (try? await attempts.read()).map { $0.consecutivePasscodeFailures + $0.passcodeAttemptsInFlight.count } ?? -1
             seen.withLock { $0.append(counted) }
             return entered.constantTimeEquals(SecretBytes(utf8: "right")) ? .accepted : .rejected
         }

@@ -60,8 +60,9 @@ struct PasscodeBackoffTests {
         let first = Fixture(withSensor: false, attempts: FileAttemptStore(path: path))
         _ = await failFive(first)
 
-        // A new process: new store, new context, same file, same time.
-        let restarted = Fixture(withSensor: false, attempts: FileAttemptStore(path: path))
+        // A new process on the same machine: new store, new context, same
+        // file, the same clocks (a new boot is AttemptGateClockTests' case).
+        let restarted = Fixture(withSensor: false, attempts: FileAttemptStore(path: path), clock: first.clock)
         restarted.clock.advance(by: 10)
         restarted.presenter.answerSecrets(.enter("device-1234"))
         let error = await restarted.outcome(.deviceOwner)

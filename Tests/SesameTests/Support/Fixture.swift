@@ -17,13 +17,14 @@ struct Fixture {
         appPasscode: String? = "app-0000",
         presenter: RecordingPresenter = RecordingPresenter(),
         withSensor: Bool = true,
-        attempts: any AttemptStore = InMemoryAttemptStore()
+        attempts: any AttemptStore = InMemoryAttemptStore(),
+        clock: ManualClock = ManualClock()
     ) {
         self.sensor = sensor
         self.devicePasscode = SimulatedPasscode(devicePasscode)
         self.appPasscode = SimulatedPasscode(appPasscode)
         self.presenter = presenter
-        clock = ManualClock()
+        self.clock = clock
         authenticators = Authenticators(
             appName: "Sesame Tests",
             sensor: withSensor ? sensor : nil,

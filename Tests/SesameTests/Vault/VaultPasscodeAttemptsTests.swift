@@ -117,19 +117,45 @@ struct VaultPasscodeAttemptsTests {
         }
     }
 
+    @Test("SPEC E3, v4-attempt-clock: a delay migrated from format 3 (no boot-clock start) restarts in full, never shortened; the right passcode is refused")
+    func migratedDelayFailsClosed() async throws {
+        let raw = try DatabaseQueue(path: path)
+        let now = machine.clock.now().timeIntervalSince1970
+        // What "v4-attempt-clock" leaves of a format-3 record in its 59th second of a 60-second delay.
+        try await raw.write { db in
+            try db.execute(sql: "UPDATE attempt SET failures = 5, delay_start = ?, delay_duration = 60, delay_boot_id = NULL, delay_boot_uptime = NULL",
+                           arguments: [now - 59])
+        }
+        let status = try #require(try await attempts())
+        let remaining = try #require(status.delayedUntil).timeIntervalSince(machine.clock.now())
+        #expect(remaining > 59 && remaining <= 60, "restarted in full: \(remaining)")
+        let refused = await failure("482913")
+        #expect(refused?.status == .authFailed)
+        #expect(refused?.message.contains("nothing was checked") == true, "\(refused?.message ?? "opened")")
+        machine.clock.advance(by: 61)
+        #expect(await failure("482913") == nil, "the restarted delay ends on the boot clock")
+    }
+
     @Test("A vault of format 1 (no attempt table) gets a clean record at its first passcode, then counts")
     func formatOneVault() async throws {
         let raw = try DatabaseQueue(path: path)
         try await raw.write { db in
             try db.execute(sql: "DROP TABLE attempt")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-attempts'")
+            // Format 4's table too, and its migration row: format 1 had neither.
+            try db.execute(sql: "DROP TABLE attempt_in_flight")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4-attempt-clock'")
+            // And format 5's column of the key table.
+            try db.execute(sql: "ALTER TABLE key DROP COLUMN constraints")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-key-constraints'")
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("1".utf8)])
         }
         #expect(try await attempts() == nil, "format 1 has no record yet; reading creates none")
         #expect(try await Vault.summary(at: path).format == 1)
         #expect(await failure("wrong")?.status == .authFailed)
         #expect(try await attempts()?.consecutiveFailures == 1)
-        #expect(try await Vault.summary(at: path).format == 2)
+        // Every migration since ran: v2-attempts, then v4-attempt-clock and v5-key-constraints.
+        #expect(try await Vault.summary(at: path).format == Schema.format)
     }
 
     @Test("Setting the passcode anew resets the count; removing the slot removes the record")

@@ -22,11 +22,13 @@ struct AppPasscodeLedger: AttemptLedger {
             do throws(AppPasscodeError) {
                 var record = try AppPasscodeRecord.decode(stored)
                 var counter = AttemptCounter(failures: record.failures, delay: record.delay,
-                                             lastWrongEntry: record.lastWrongEntry.map { Array($0) })
+                                             lastWrongEntry: record.lastWrongEntry.map { Array($0) },
+                                             inFlight: record.attemptsInFlight ?? [])
                 let value = change(&counter)
                 record.failures = counter.failures
                 record.delay = counter.delay
                 record.lastWrongEntry = counter.lastWrongEntry.map { Data($0) }
+                record.attemptsInFlight = counter.inFlight.isEmpty ? nil : counter.inFlight
                 bytes = try record.encoded()
                 result.withLock { $0 = .success(value) }
             } catch {

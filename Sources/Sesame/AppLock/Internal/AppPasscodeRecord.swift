@@ -31,6 +31,9 @@ struct AppPasscodeRecord: Codable, Sendable {
     var lastWrongEntry: Data?
     /// Whether the tenth wrong entry in a row erases the data.
     var eraseAfterTenFailures: Bool
+    /// Attempts counted and being checked right now; absent in records
+    /// from before (read as none).
+    var attemptsInFlight: [AttemptInFlight]?
 
     /// A fresh record for `passcode`.
     static func new(_ passcode: SecretBytes, cost: AppPasscodeCost) async throws -> AppPasscodeRecord {
@@ -41,7 +44,8 @@ struct AppPasscodeRecord: Codable, Sendable {
             failures: 0,
             delay: nil,
             lastWrongEntry: nil,
-            eraseAfterTenFailures: false
+            eraseAfterTenFailures: false,
+            attemptsInFlight: nil
         )
     }
 

@@ -7,10 +7,12 @@ struct AttemptStoreLedger: AttemptLedger {
     func update<Value: Sendable>(_ change: @escaping @Sendable (inout AttemptCounter) -> Value) async throws -> Value {
         let result = Locked<Value?>(nil)
         try await store.update { record in
-            var counter = AttemptCounter(failures: record.consecutivePasscodeFailures, delay: record.passcodeDelay)
+            var counter = AttemptCounter(failures: record.consecutivePasscodeFailures, delay: record.passcodeDelay,
+                                         inFlight: record.passcodeAttemptsInFlight)
             let value = change(&counter)
             record.consecutivePasscodeFailures = counter.failures
             record.passcodeDelay = counter.delay
+            record.passcodeAttemptsInFlight = counter.inFlight
             result.withLock { $0 = value }
         }
         guard let value = result.withLock({ $0 }) else {

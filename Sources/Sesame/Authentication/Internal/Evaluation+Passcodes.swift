@@ -54,7 +54,9 @@ extension Evaluation {
             }
             switch outcome {
             case .accepted: return .accepted
-            case .rejected(let until?), .refused(let until): return .delayed(until: until)
+            case .rejected(let until?), .refused(let until, _), .clockDisagrees(let until): return .delayed(until: until)
+            case .checksInFlight(let count):
+                return .unavailable(UnavailableReason(.stateUnavailable, "\(count) other device passcode checks did not finish; nothing was checked"))
             case .rejected(nil): return .rejected
             case .notChecked: return unchecked
             }

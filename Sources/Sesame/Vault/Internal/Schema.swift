@@ -55,7 +55,8 @@ enum Schema {
                 );
                 """)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM slot WHERE kind = ?", arguments: [PasscodeSlotLedger.subject]) == true {
-                try PasscodeSlotLedger.reset(db)
+                // This format's columns only: later migrations add theirs.
+                try db.execute(sql: "INSERT OR REPLACE INTO attempt (subject, failures) VALUES (?, 0)", arguments: [PasscodeSlotLedger.subject])
             }
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("2".utf8)])
         }
@@ -85,6 +86,27 @@ enum Schema {
                 );
                 """)
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
+        }
+        // Format 4: delays are measured on the kernel's boot clock (SPEC E3),
+        // and attempts being checked are kept apart from settled wrong ones
+        // (SPEC E5). An old record keeps its count (attempts it had in flight
+        // stay counted as wrong) and its delay has no boot-clock start: the
+        // gate restarts such a delay in full, never shortens it.
+        migrator.registerMigration("v4-attempt-clock") { db in
+            try db.execute(sql: """
+                ALTER TABLE attempt ADD COLUMN delay_boot_id TEXT;
+                ALTER TABLE attempt ADD COLUMN delay_boot_uptime REAL;
+                CREATE TABLE attempt_in_flight (
+                    subject TEXT NOT NULL,
+                    token INTEGER NOT NULL,
+                    pid INTEGER NOT NULL,
+                    started REAL NOT NULL,
+                    boot_id TEXT,
+                    boot_uptime REAL,
+                    PRIMARY KEY (subject, token)
+                );
+                """)
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("4".utf8)])
         }
         // Format 5: a protected key's constraints (SPEC D8, `ssh-add -t`/`-c`)
         // are stored with it, sealed and covered by its row's MAC, so they
