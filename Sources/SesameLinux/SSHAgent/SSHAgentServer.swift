@@ -11,7 +11,7 @@ import Sesame
 ///
 /// Connections are served on one SwiftNIO event loop (issue 23), not a
 /// thread each: when accepting fails (`EMFILE`, `ENFILE` at the descriptor
-/// limit) NIO's accept back-off waits a second instead of retrying at once;
+/// limit) accepting pauses for a second instead of retrying at once;
 /// frames are read as their bytes arrive, so a client holds only what it
 /// sent, never the 256 KiB its header announces; a frame begun must be
 /// complete within ``Limits/frameTimeout``; clients beyond
@@ -126,13 +126,13 @@ public final class SSHAgentServer: Sendable {
         let (agent, limits) = (self.agent, self.limits)
         let frameTimeout = TimeAmount.nanoseconds(Self.nanoseconds(limits.frameTimeout))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        // The default server pipeline adds NIO's AcceptBackoffHandler: an
-        // accept that fails waits a second before the next.
+        // NIO adds its AcceptBackoffHandler after these; AgentListenerHandler
+        // pauses accepting itself, since NIO's alone can still spin (see there).
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AgentConnectionLimiter(maximum: limits.maximumConnections))
+                    try channel.pipeline.syncOperations.addHandler(AgentListenerHandler(maximum: limits.maximumConnections))
                 }
             }
             .childChannelInitializer { channel in

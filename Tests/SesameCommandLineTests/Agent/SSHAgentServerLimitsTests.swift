@@ -58,6 +58,7 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         try await Task.sleep(for: .seconds(4))
         let used = try ProcessAccount.cpuSeconds(pid) - cpuBefore
         let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
+        print("issue 23 measured: \(clients.count) clients connected, agent at \(ProcessAccount.descriptors(pid)) descriptors, \(used) s CPU in \(elapsed) s")
         #expect(used < 0.2 * elapsed, "the agent used \(used) s of CPU in \(elapsed) s at its descriptor limit (\(clients.count) clients connected)")
 
         clients.forEach { $0.close() }
@@ -91,15 +92,18 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         #expect(ProcessAccount.descriptors(pid) >= 1000, "the agent holds the 1,000 connections")
         try await Task.sleep(for: .seconds(1))
         let grown = try ProcessAccount.residentBytes(pid) - before
+        print("issue 23 measured: VmRSS \(before / 1024) KiB before, grown by \(grown / 1024) KiB with 1,000 stalled half frames")
         #expect(grown < 50 * 1024 * 1024, "1,000 stalled half frames grew the agent by \(grown / 1024) KiB")
 
         // Closed by the agent within the timeout (8 s) plus generous slack.
         var open = clients
+        let waited = ContinuousClock.now
         for _ in 0..<120 where !open.isEmpty {
             open.removeAll { $0.isClosedByAgent }
             try await Task.sleep(for: .milliseconds(500))
         }
-        #expect(open.isEmpty, "\(open.count) of 1,000 half frames still open after the frame timeout")
+        print("issue 23 measured: \(1000 - open.count) of 1,000 half frames closed, the last \(ContinuousClock.now - waited) after the last was sent (timeout 8 s)")
+        #expect(open.count == 0, "\(open.count) of 1,000 half frames still open after the frame timeout")
         #expect(try await listsTheKey(agent), "the agent still serves")
     }
 
