@@ -23,9 +23,9 @@ public final class SSHAgentServer: Sendable {
     /// What one agent lets its clients hold.
     public struct Limits: Sendable {
         /// Concurrent connections served; more are closed unanswered.
-        public var maximumConnections: Int
+        public let maximumConnections: Int
         /// How long a frame that has begun may take to arrive whole.
-        public var frameTimeout: Duration
+        public let frameTimeout: Duration
 
         /// - Parameters:
         ///   - maximumConnections: Concurrent connections served (at least 1).
