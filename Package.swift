@@ -19,6 +19,8 @@ let package = Package(
         // ASN.1/PEM for key import and SubjectPublicKeyInfo (swift-crypto uses it too).
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The agent's socket server (SesameLinux only): an event loop with accept back-off.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // The model and the rules; platform-neutral, no system dependency.
@@ -45,6 +47,8 @@ let package = Package(
                 "Sesame",
                 "CSesameLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .target(

@@ -104,7 +104,7 @@ actor Agents {
             return context
         }
         let server = try SSHAgentServer(agent: agent, path: directory + "/sesame.sock")
-        server.start()
+        try await server.start()
         let sesame = AgentClient(socket: server.path)
         let sesameBlob = await offPool { sesame.firstKeyBlob() }
         sensor.present(.match)

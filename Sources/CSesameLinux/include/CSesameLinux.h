@@ -7,8 +7,6 @@
 #include "pam_shim.h"
 // The kernel keyring is reached by raw system calls: no library at all.
 #include "keyring_shim.h"
-// UNIX-socket peer credentials for the ssh-agent: plain libc.
-#include "socket_shim.h"
 // tpm2-tss (the TPM as the device key store), opened with dlopen like libpam.
 #include "tpm_shim.h"
 // Naming the threads that run those blocking calls.

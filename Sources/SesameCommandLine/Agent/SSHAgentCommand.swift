@@ -35,7 +35,17 @@ struct SSHAgentCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The access control of keys added with ssh-add: flags as for `put`, or none.", valueName: "flags|none"))
     var addAccess = KeyAccessArgument.standard
 
+    @Option(help: ArgumentHelp("Concurrent client connections served; more are closed unanswered.", valueName: "count", visibility: .hidden))
+    var maxConnections = 512
+
+    @Option(help: ArgumentHelp("Seconds a frame that has begun may take to arrive whole.", valueName: "seconds", visibility: .hidden))
+    var frameTimeout = 20.0
+
     func validate() throws {
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard frameTimeout.isFinite, frameTimeout >= 0.001, frameTimeout <= 86_400 else {
+            throw ValidationError("--frame-timeout must be between 0.001 and 86400 seconds")
+        }
         _ = try KeyAccessArgument.parse(addAccess)
         if printEnv && options.passcodeFD != nil {
             throw ValidationError("--print-env starts the agent in the background, which cannot read --passcode-fd; start it in the foreground")
@@ -78,17 +88,18 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 context.interactionNotAllowed = noInteraction
                 return context
             }
+            let limits = SSHAgentServer.Limits(maximumConnections: maxConnections, frameTimeout: .milliseconds(Int64(frameTimeout * 1000)))
             let server: SSHAgentServer
-            if socket == nil, let inherited = SSHAgentServer.systemdSocket(environment: environment) {
-                server = SSHAgentServer(agent: agent, listeningDescriptor: inherited)
-            } else {
-                do {
-                    server = try SSHAgentServer(agent: agent, path: path)
-                } catch {
-                    throw CommandFailure(status: .failure, message: "\(error)")
+            do {
+                if socket == nil, let inherited = SSHAgentServer.systemdSocket(environment: environment) {
+                    server = SSHAgentServer(agent: agent, listeningDescriptor: inherited, limits: limits)
+                } else {
+                    server = try SSHAgentServer(agent: agent, path: path, limits: limits)
                 }
+                try await server.start()
+            } catch {
+                throw CommandFailure(status: .failure, message: "\(error)")
             }
-            server.start()
             StandardError.write("sesame ssh-agent: listening on \(server.path.isEmpty ? "the socket systemd passed" : server.path)\n")
             while true { try await Task.sleep(for: .seconds(3600)) }
             #else

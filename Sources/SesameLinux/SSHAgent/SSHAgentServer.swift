@@ -1,20 +1,41 @@
 #if os(Linux)
-import CSesameLinux
 import Foundation
 import Glibc
+import NIOCore
+import NIOPosix
 import Sesame
 
 /// Serves an ``Sesame/SSHAgent`` on a UNIX socket (issue 15): the socket in a
 /// 0700 directory, itself 0600, and every client's user checked with
 /// `SO_PEERCRED` — another user's connection is closed unanswered.
 ///
-/// Each connection is read on a thread of its own (blocking reads never run
-/// on Swift's cooperative pool). Frames are length-checked before anything
-/// is allocated: a body over 256 KiB, an empty one or a truncated one closes
-/// the connection; a malformed one is answered with failure. While a request
-/// prompts, the connection is watched: a client that hangs up cancels its
-/// prompt.
+/// Connections are served on one SwiftNIO event loop (issue 23), not a
+/// thread each: when accepting fails (`EMFILE`, `ENFILE` at the descriptor
+/// limit) accepting pauses for a second instead of retrying at once;
+/// frames are read as their bytes arrive, so a client holds only what it
+/// sent, never the 256 KiB its header announces; a frame begun must be
+/// complete within ``Limits/frameTimeout``; clients beyond
+/// ``Limits/maximumConnections`` are closed unanswered. A body over 256 KiB
+/// or an empty one closes the connection; a malformed one is answered with
+/// failure. Requests are answered by ``Sesame/SSHAgent`` off the event loop,
+/// one at a time per connection; a client that hangs up cancels its prompt.
 public final class SSHAgentServer: Sendable {
+    /// What one agent lets its clients hold.
+    public struct Limits: Sendable {
+        /// Concurrent connections served; more are closed unanswered.
+        public let maximumConnections: Int
+        /// How long a frame that has begun may take to arrive whole.
+        public let frameTimeout: Duration
+
+        /// - Parameters:
+        ///   - maximumConnections: Concurrent connections served (at least 1).
+        ///   - frameTimeout: How long a begun frame may take (at least 1 ms).
+        public init(maximumConnections: Int = 512, frameTimeout: Duration = .seconds(20)) {
+            self.maximumConnections = max(1, maximumConnections)
+            self.frameTimeout = max(.milliseconds(1), frameTimeout)
+        }
+    }
+
     /// Why the server could not start.
     public struct StartError: Error, Sendable, CustomStringConvertible {
         /// What went wrong, in words.
@@ -25,6 +46,7 @@ public final class SSHAgentServer: Sendable {
     public let path: String
     private let listener: Int32
     private let agent: SSHAgent
+    private let limits: Limits
 
     /// Creates the socket at `path`: its directory is created 0700 (and must
     /// be private), a stale socket left by a dead agent is replaced, a live
@@ -33,9 +55,11 @@ public final class SSHAgentServer: Sendable {
     /// - Parameters:
     ///   - agent: Answers the requests.
     ///   - path: The socket's path.
+    ///   - limits: What clients may hold.
     /// - Throws: ``StartError``.
-    public init(agent: SSHAgent, path: String) throws(StartError) {
+    public init(agent: SSHAgent, path: String, limits: Limits = Limits()) throws(StartError) {
         self.agent = agent
+        self.limits = limits
         self.path = path
         let directory = PrivateFile.parentDirectory(of: path)
         do {
@@ -72,8 +96,10 @@ public final class SSHAgentServer: Sendable {
     /// - Parameters:
     ///   - agent: Answers the requests.
     ///   - listeningDescriptor: The listening socket.
-    public init(agent: SSHAgent, listeningDescriptor: Int32) {
+    ///   - limits: What clients may hold.
+    public init(agent: SSHAgent, listeningDescriptor: Int32, limits: Limits = Limits()) {
         self.agent = agent
+        self.limits = limits
         path = ""
         listener = listeningDescriptor
     }
@@ -89,33 +115,47 @@ public final class SSHAgentServer: Sendable {
         return 3
     }
 
-    /// Accepts connections until the process ends; each is served on a
-    /// thread of its own. Returns at once: the accepting runs on its own thread.
-    public func start() {
-        let listener = self.listener
-        let agent = self.agent
-        let thread = Thread {
-            while true {
-                let client = sesame_socket_accept(listener)
-                if client < 0 {
-                    if [EINTR, ECONNABORTED, EMFILE, ENFILE].contains(-client) { continue }
-                    return
+    /// Accepts connections until the process ends, on an event loop thread
+    /// of its own; returns once the socket is served.
+    ///
+    /// Every client's user is checked with `SO_PEERCRED` before anything is
+    /// read: another user's connection is closed unanswered.
+    ///
+    /// - Throws: ``StartError`` when the socket cannot be served.
+    public func start() async throws(StartError) {
+        let (agent, limits) = (self.agent, self.limits)
+        let frameTimeout = TimeAmount.nanoseconds(Self.nanoseconds(limits.frameTimeout))
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // NIO adds its AcceptBackoffHandler after these; AgentListenerHandler
+        // pauses accepting itself, since NIO's alone can still spin (see there).
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AgentListenerHandler(maximum: limits.maximumConnections))
                 }
-                guard Self.peerIsThisUser(client) else {
-                    close(client)
-                    continue
-                }
-                Thread { AgentConnectionLoop(descriptor: client, agent: agent).run() }.start()
             }
+            .childChannelInitializer { channel in
+                PeerCredentials.requireThisUser(channel).flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(AgentFrameDecoder()),
+                        AgentConnectionHandler(agent: agent, frameTimeout: frameTimeout)
+                    )
+                }
+            }
+        do {
+            _ = try await bootstrap.withBoundSocket(listener).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw StartError(description: "cannot serve \(path.isEmpty ? "the socket systemd passed" : path): \(error)")
         }
-        thread.start()
     }
 
     // MARK: Helpers
 
-    static func peerIsThisUser(_ descriptor: Int32) -> Bool {
-        var uid: UInt32 = 0
-        return sesame_socket_peer_uid(descriptor, &uid) == 0 && uid == geteuid()
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private static func isListening(_ path: String) -> Bool {

@@ -15,11 +15,20 @@ final class AgentProcess: @unchecked Sendable {
     ///   - interactive: Without `--no-interaction`: it may ask (through
     ///     `SSH_ASKPASS`, having no terminal).
     ///   - environment: The agent's environment; the place's by default.
-    init(place: VaultHome, socket: String, arguments: [String] = [], interactive: Bool = false, environment: [String: String]? = nil) async throws {
+    ///   - descriptorLimit: `ulimit -n` for the agent (set by a shell that
+    ///     then `exec`s it, so the process id stays the agent's).
+    init(place: VaultHome, socket: String, arguments: [String] = [], interactive: Bool = false, environment: [String: String]? = nil,
+         descriptorLimit: Int? = nil) async throws {
         self.place = place
         self.socket = socket
-        process.executableURL = SesameBinary.url
-        process.arguments = ["ssh-agent", "--socket", socket] + (interactive ? [] : ["--no-interaction"]) + arguments
+        let agentArguments = ["ssh-agent", "--socket", socket] + (interactive ? [] : ["--no-interaction"]) + arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec " + TerminalSession.quoted([SesameBinary.url.path] + agentArguments)]
+        } else {
+            process.executableURL = SesameBinary.url
+            process.arguments = agentArguments
+        }
         process.environment = environment ?? place.environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
