@@ -4,6 +4,11 @@ import GRDBSQLite
 import SQLite3
 #endif
 import GRDB
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The SQLite connections to one vault file in this process, shared by every
 /// ``Vault`` on it: reads that never write, and a writer opened only when
@@ -99,9 +104,25 @@ final class VaultDatabase: Sendable {
         try await writer().write(body)
     }
 
-    /// Applies the schema's migrations that the file lacks (a write when any).
-    func migrate() throws {
-        try Schema.migrator.migrate(try writer())
+    /// Applies the schema's migrations that the file lacks (a write when
+    /// any): with `keyring`, also those that need the master key (format 6
+    /// on). A file whose recorded schema disagrees with its format is
+    /// `tampered` and nothing runs (a dropped table is never re-created).
+    /// After sealing rows, the WAL is emptied so that the clear pages it may
+    /// still hold are gone too.
+    func migrate(keyring: Keyring? = nil) throws {
+        let writer = try writer()
+        let sealing = try writer.read { db throws -> Bool in
+            guard try db.tableExists("meta"),
+                  let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
+            else { return false }
+            try Schema.checkStructure(db, format: format, path: path)
+            return keyring != nil && format < Schema.sealedFormat
+        }
+        try Schema.migrator(keyring: keyring).migrate(writer)
+        if sealing {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
     }
 
     /// Makes a new, empty file a WAL database, before its tables exist.
@@ -152,6 +173,8 @@ final class VaultDatabase: Sendable {
             configuration.prepareDatabase { db in
                 // WAL alone syncs only at checkpoints; FULL makes every commit durable.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // Deleted rows and dropped tables are zeroed, not left in free pages (SPEC D9).
+                try db.execute(sql: "PRAGMA secure_delete = ON")
                 // Empty the WAL when the last connection closes after its
                 // checkpoint: the main file alone is then the whole vault, as
                 // a backup copy or a restored copy of it expects.
