@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+@testable import Sesame
+
+/// Turns an empty vault into the layout of an older format, as an older
+/// Sesame made it: the tables, migration rows and `meta.format` agree (a
+/// file rolled back by hand on one of them alone is `tampered`, SPEC D9).
+/// Items and keys are not converted back (that needs the master key): they
+/// are dropped.
+enum LegacyVault {
+    static func rollBack(_ db: Database, to format: Int) throws {
+        precondition(format < Schema.sealedFormat)
+        let columns = """
+            id INTEGER PRIMARY KEY NOT NULL, service TEXT NOT NULL, account TEXT NOT NULL, label TEXT,
+            accessibility TEXT NOT NULL, access_control TEXT NOT NULL, created REAL NOT NULL, modified REAL NOT NULL,
+            wrappings BLOB NOT NULL, commitment BLOB, ciphertext BLOB NOT NULL, mac BLOB NOT NULL
+            """
+        try db.execute(sql: "DROP TABLE item")
+        try db.execute(sql: "CREATE TABLE item (\(columns), UNIQUE (service, account))")
+        try db.execute(sql: "DROP TABLE IF EXISTS key")
+        if format >= 3 {
+            try db.execute(sql: "CREATE TABLE key (\(columns), algorithm TEXT NOT NULL, public_key BLOB NOT NULL, UNIQUE (service, account))")
+        }
+        if format < 2 { try db.execute(sql: "DROP TABLE attempt") }
+        for identifier in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") where (Schema.format(of: identifier) ?? 0) > format {
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [identifier])
+        }
+        try db.execute(sql: "DELETE FROM meta WHERE name = 'format-mac'")
+        try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data(String(format).utf8)])
+    }
+}
