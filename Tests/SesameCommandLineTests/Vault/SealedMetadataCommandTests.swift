@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// SPEC D9, issue 23 ("a copied vault tells a lot"): a copy of a
@@ -68,5 +69,41 @@ struct SealedMetadataCommandTests {
                 }
             }
         }
+    }
+}
+
+/// Issue 23: "dropping the `attempt` table together with its migration row
+/// re-creates a fresh record and quietly lowers the format". A schema rolled
+/// back by hand is tampered: exit 9, and no fresh record is made.
+@Suite("sesame: a vault schema rolled back by hand exits 9 (tampered)")
+struct RolledBackSchemaCommandTests {
+    private let place: VaultHome
+    private let passcode = "482913 schema"
+
+    init() throws {
+        place = try VaultHome()
+    }
+
+    @Test("Issue 23: the attempt table dropped with its grdb_migrations row, or meta.format lowered: get exits 9, the passcode is not checked",
+          arguments: [["DROP TABLE attempt", "DELETE FROM grdb_migrations WHERE identifier = 'v2-attempts'"],
+                      ["UPDATE meta SET value = CAST('2' AS BLOB) WHERE name = 'format'"]])
+    func rolledBack(edits: [String]) async throws {
+        defer { place.remove() }
+        let created = try await place.sesame(["init", "--passcode-only", "--scrypt-log2n", "10", "--passcode-fd", "3", "--no-interaction"],
+                                             secret: passcode)
+        try #require(created.status == 0, "\(created.stderr)")
+        let put = try await place.sesame(["put", "db", "--passcode-fd", "3", "--no-interaction"], stdin: Data("v".utf8), secret: passcode)
+        try #require(put.status == 0, "\(put.stderr)")
+        let raw = try DatabaseQueue(path: place.vault)
+        try await raw.write { db in for edit in edits { try db.execute(sql: edit) } }
+        try raw.close()
+        for wrong in ["wrong 1", passcode] {
+            let got = try await place.sesame(["get", "db", "--passcode-fd", "3", "--no-interaction"], secret: wrong)
+            #expect(got.status == 9, "\(got.stderr)")
+            #expect(got.output.isEmpty)
+        }
+        let check = try DatabaseQueue(path: place.vault)
+        #expect(try await check.read { db in try db.tableExists("attempt") } == !edits[0].hasPrefix("DROP"), "no fresh attempt record")
+        try check.close()
     }
 }
