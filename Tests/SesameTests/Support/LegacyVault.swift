@@ -21,7 +21,20 @@ enum LegacyVault {
         if format >= 3 {
             try db.execute(sql: "CREATE TABLE key (\(columns), algorithm TEXT NOT NULL, public_key BLOB NOT NULL, UNIQUE (service, account))")
         }
-        if format < 2 { try db.execute(sql: "DROP TABLE attempt") }
+        if format < 2 {
+            try db.execute(sql: "DROP TABLE attempt")
+        } else {
+            // The attempt table as format 2 made it (later formats add columns).
+            try db.execute(sql: "ALTER TABLE attempt RENAME TO attempt_later")
+            try db.execute(sql: "CREATE TABLE attempt (subject TEXT PRIMARY KEY NOT NULL, failures INTEGER NOT NULL, delay_start REAL, delay_duration REAL, last_wrong BLOB)")
+            try db.execute(sql: "INSERT INTO attempt SELECT subject, failures, delay_start, delay_duration, last_wrong FROM attempt_later")
+            try db.execute(sql: "DROP TABLE attempt_later")
+        }
+        // Tables of later formats.
+        let known: Set<String> = ["meta", "slot", "item", "key", "setting", "attempt", "grdb_migrations"]
+        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") where !known.contains(table) {
+            try db.execute(sql: "DROP TABLE \(table)")
+        }
         for identifier in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") where (Schema.format(of: identifier) ?? 0) > format {
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [identifier])
         }
