@@ -119,7 +119,15 @@ final class VaultDatabase: Sendable {
             try Schema.checkStructure(db, format: format, path: path)
             return keyring != nil && format < Schema.sealedFormat
         }
-        try Schema.migrator(keyring: keyring).migrate(writer)
+        do {
+            try Schema.migrator(keyring: keyring).migrate(writer)
+        } catch is DatabaseError {
+            // Another process applied the same migration between GRDB's look
+            // at the applied list and our transaction: its run won, ours
+            // rolled back. Looking again finds nothing left to do (or the
+            // real error again).
+            try Schema.migrator(keyring: keyring).migrate(writer)
+        }
         if sealing {
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
