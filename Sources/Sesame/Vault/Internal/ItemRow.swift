@@ -175,8 +175,8 @@ struct ItemRow: Sendable {
     func insert(_ db: Database, keyring: Keyring, into destination: String? = nil) throws {
         guard let lookup else { throw VaultError(.ioError, "\(name) has no lookup; it was not sealed") }
         let attributes = try SealedAttributes.seal(self, keyring: keyring)
-        let statement = try db.cachedStatement(sql: "INSERT INTO \(destination ?? table) (\(Self.sealedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        try statement.execute(arguments: [id, Data(lookup), Data(attributes), Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)])
+        try db.execute(sql: "INSERT INTO \(destination ?? table) (\(Self.sealedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [id, Data(lookup), Data(attributes), Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)])
     }
 
     func replace(_ db: Database, keyring: Keyring) throws {
@@ -200,6 +200,8 @@ struct ItemRow: Sendable {
         if try isSealed(db, table: table) {
             let statement = try db.cachedStatement(sql: "SELECT \(sealedColumns) FROM \(table) WHERE lookup = ?")
             row = try Row.fetchOne(statement, arguments: [Data(keyring.lookup(table: table, service: service, account: account))])
+            // The cache would keep the last lookup bound until the next read; keep none.
+            statement.setUncheckedArguments([Data()])
         } else {
             let statement = try db.cachedStatement(sql: "SELECT \(columns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
             row = try Row.fetchOne(statement, arguments: [service, account])
