@@ -19,24 +19,29 @@ import FuzzSupport
 import GRDB
 import Sesame
 
-let columns = ["service", "account", "label", "accessibility", "access_control", "created", "modified",
-               "wrappings", "commitment", "ciphertext", "mac", "id"]
+// From format 6 names, labels, protection and dates are sealed in `attributes`
+// and the row is found by `lookup`, a keyed hash of its name (SPEC D9).
+let columns = ["attributes", "lookup", "wrappings", "commitment", "ciphertext", "mac", "id"]
 let original = "the original value"
 
 let vault: Vault = blocking {
     let vault = await temporaryVault(prefix: "sesame-fuzz-record")
     try! await vault.add(SecretBytes(utf8: original), service: "fuzz", account: "target")
-    try! await vault.add(SecretBytes(utf8: "a neighbour"), service: "fuzz", account: "neighbour")
     return vault
 }
 let raw = try! DatabaseQueue(path: vault.path)
 /// The untouched row is kept in a side table of the same file (the vault
 /// ignores tables it does not know), so no global holds a GRDB Row or Data
-/// (LeakSanitizer cannot follow Swift's tagged pointers in those).
-let targetID: Int64 = try! raw.write { db in
-    try db.execute(sql: "CREATE TABLE pristine AS SELECT * FROM item WHERE account = 'target'")
-    return try Int64.fetchOne(db, sql: "SELECT id FROM pristine")!
-}
+/// (LeakSanitizer cannot follow Swift's tagged pointers in those). Taken
+/// while the target is the only row: the file shows no names to find it by.
+let targetID: Int64 = {
+    let id = try! raw.write { db in
+        try db.execute(sql: "CREATE TABLE pristine AS SELECT * FROM item")
+        return try Int64.fetchOne(db, sql: "SELECT id FROM pristine")!
+    }
+    blocking { try! await vault.add(SecretBytes(utf8: "a neighbour"), service: "fuzz", account: "neighbour") }
+    return id
+}()
 
 func fuzzRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 3 else { return 0 }
@@ -86,7 +91,7 @@ func fuzzRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return nil
     }
     try! raw.write { db in
-        try db.execute(sql: "DELETE FROM item WHERE id = ? OR (service = 'fuzz' AND account = 'target')", arguments: [targetID])
+        try db.execute(sql: "DELETE FROM item WHERE id = ? OR lookup = (SELECT lookup FROM pristine)", arguments: [targetID])
         try db.execute(sql: "INSERT INTO item SELECT * FROM pristine")
     }
     if let problem { fatalError(problem) }

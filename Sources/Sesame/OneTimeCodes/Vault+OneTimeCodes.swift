@@ -54,13 +54,14 @@ extension Vault {
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
         try sealValue(next.uri, into: &row, key: itemKey)
         let finished = row
+        let keyring = keyring
         try await write { db in
             // Two processes reading the same counter must not both show its
             // code: only the first write wins, the other one fails here.
-            guard let current = try ItemRow.fetch(db, service: service, account: account).map({ row throws in try ItemRow(row) }),
-                  current.mac == original.mac
+            guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
+                  current.isSameRevision(as: original)
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; no code was used") }
-            try finished.replace(db)
+            try finished.replace(db, keyring: keyring)
         }
         return code
     }

@@ -16,6 +16,12 @@ package enum Labels {
     static let keyConstraintsKey = "sesame.vault.v1.key-constraints"
     /// The prefix of a class key's info (accessibility, access control and factors follow).
     static let classKey = "sesame.vault.v1.class"
+    /// The key that seals item and key attributes (SPEC D9).
+    static let attributesKey = "sesame.vault.v1.attributes"
+    /// The key of the keyed hashes that find an item or key by name (SPEC D9).
+    static let lookupKey = "sesame.vault.v1.lookup"
+    /// The key that MACs the file's format and applied migrations.
+    static let formatKey = "sesame.vault.v1.format-mac"
 
     // MARK: HKDF info, key-slot wrapping keys (salt: the vault identifier)
 
@@ -48,6 +54,14 @@ package enum Labels {
     static let keyConstraints = "sesame.key-constraints"
     /// A sealed settings record.
     static let setting = "sesame.setting"
+    /// An item row's sealed attributes (SPEC D9).
+    static let itemAttributes = "sesame.item-attributes"
+    /// A key row's sealed attributes (SPEC D9).
+    static let keyAttributes = "sesame.key-attributes"
+    /// The keyed hash of an item's or key's name; the table, service and account follow.
+    static let lookup = "sesame.lookup"
+    /// The MAC input of the file's format record: the format and the applied migrations.
+    static let formatRecord = "sesame.format"
 
     // MARK: The feature-protection record (sealed under the device key)
 

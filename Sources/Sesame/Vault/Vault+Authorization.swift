@@ -74,13 +74,15 @@ extension Vault {
             if wrapping.factors.contains(.biometryCurrentSet) { wrapping.sealed = [] }
             return wrapping
         })
+        updated.lookup = keyring.lookup(table: row.table, service: row.service, account: row.account)
         updated.mac = keyring.mac(updated)
         let finished = updated
+        let keyring = keyring
         try await write { db in
             // Only the row that was judged; a concurrent change wins.
-            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account).map({ row throws in try ItemRow(row) }),
-                  current.mac == row.mac else { return }
-            try finished.replace(db)
+            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account, keyring: keyring),
+                  current.isSameRevision(as: row) else { return }
+            try finished.replace(db, keyring: keyring)
         }
     }
 

@@ -69,14 +69,15 @@ extension Vault {
             commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
+        let keys = keyring
         try await write { db in
             if replacing {
-                try db.execute(sql: "DELETE FROM item WHERE service = ? AND account = ?", arguments: [service, account])
+                _ = try ItemRow.delete(db, service: service, account: account, keyring: keys)
             }
-            guard try ItemRow.fetch(db, service: service, account: account) == nil else {
+            guard try ItemRow.fetch(db, service: service, account: account, keyring: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(name) already exists; update it or delete it first")
             }
-            try finished.insert(db)
+            try finished.insert(db, keyring: keys)
         }
     }
 
@@ -128,12 +129,13 @@ extension Vault {
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
+        let keyring = keyring
         try await write { db in
             // Another process may have changed the row while we prompted.
-            guard let current = try ItemRow.fetch(db, service: service, account: account).map({ row throws in try ItemRow(row) }),
-                  current.mac == original.mac
+            guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
+                  current.isSameRevision(as: original)
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; nothing was written") }
-            try finished.replace(db)
+            try finished.replace(db, keyring: keyring)
         }
     }
 
@@ -144,9 +146,11 @@ extension Vault {
     ///   - account: The item's account.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
     public func delete(service: String, account: String) async throws(VaultError) {
+        let keyring = keyring
         try await write { db in
-            try db.execute(sql: "DELETE FROM item WHERE service = ? AND account = ?", arguments: [service, account])
-            guard db.changesCount > 0 else { throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\" to delete") }
+            guard try ItemRow.delete(db, service: service, account: account, keyring: keyring) else {
+                throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\" to delete")
+            }
         }
     }
 
@@ -158,8 +162,13 @@ extension Vault {
     /// - Returns: `true` when it exists.
     /// - Throws: ``VaultError`` with `damaged` or `ioError`.
     public func contains(service: String, account: String) async throws(VaultError) -> Bool {
-        try await readDatabase { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE service = ? AND account = ?", arguments: [service, account]) ?? false
+        let keyring = keyring
+        return try await readDatabase { db in
+            if try ItemRow.isSealed(db, table: "item") {
+                let lookup = Data(keyring.lookup(table: "item", service: service, account: account))
+                return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE lookup = ?", arguments: [lookup]) ?? false
+            }
+            return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE service = ? AND account = ?", arguments: [service, account]) ?? false
         }
     }
 
@@ -196,16 +205,23 @@ extension Vault {
     /// Every row of `table` (of one service, or all), sorted, each checked
     /// and described by `describe`; rows that fail are all named in one
     /// `tampered` error. A `key` table that does not exist yet has no rows.
+    /// Names are sealed (SPEC D9), so every row is opened and the service
+    /// filtered here: a full scan, as listing always was.
     func verifiedRows<Described>(
         table: String, service: String?, _ describe: @escaping @Sendable (ItemRow) -> Described?
     ) async throws(VaultError) -> [Described] {
-        let rows = try await readDatabase { db -> [ItemRow] in
-            guard try db.tableExists(table) else { return [] }
-            let sql = "SELECT \(ItemRow.selectedColumns(of: table)) FROM \(table)" + (service == nil ? "" : " WHERE service = ?") + " ORDER BY service, account"
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(service.map { [$0] } ?? [])).map { row throws in try ItemRow(row) }
-        }
-        var described: [Described] = []
+        let keyring = keyring
+        let results = try await readDatabase { db in try ItemRow.fetchAll(db, table: table, keyring: keyring) }
+        var rows: [ItemRow] = []
         var tampered: [String] = []
+        for result in results {
+            switch result {
+            case .success(let row): rows.append(row)
+            case .failure(let error): tampered.append(error.message)
+            }
+        }
+        rows = rows.filter { service == nil || $0.service == service }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
+        var described: [Described] = []
         for row in rows {
             guard keyring.verify(row), let value = describe(row) else {
                 tampered.append(row.name)
@@ -222,8 +238,9 @@ extension Vault {
     /// The row of `service`/`account` in `table` (`item`, or `key` for
     /// ``KeyAlgorithm`` keys), after checking its MAC.
     func verifiedRow(table: String = "item", service: String, account: String) async throws(VaultError) -> ItemRow {
+        let keyring = keyring
         let row = try await readDatabase { db in
-            try ItemRow.fetch(db, table: table, service: service, account: account).map { row throws in try ItemRow(row) }
+            try ItemRow.fetch(db, table: table, service: service, account: account, keyring: keyring)
         }
         guard let row, (row.key == nil) == (table == "item") else {
             throw VaultError(.itemNotFound, "No \(table) \"\(account)\" of \"\(service)\"")
@@ -240,10 +257,14 @@ extension Vault {
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
         row.ciphertext = try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.lookup = keyring.lookup(table: row.table, service: row.service, account: row.account)
         row.mac = keyring.mac(row)
     }
 
+    /// Writes in one transaction, after bringing the file to the current
+    /// format (rows are only ever written sealed).
     func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(VaultError) {
+        try upgradeIfNeeded()
         do {
             try await database.write(body)
         } catch {

@@ -52,20 +52,18 @@ extension Vault {
         var updated = row
         try KeyConstraintsRecord(constraints: tightened, since: authenticators.clock.now().timeIntervalSince1970)
             .seal(into: &updated, key: keyring.constraintsKey)
+        // Rows are only ever written sealed (SPEC D9): `write` upgrades the file first.
+        updated.lookup = keyring.lookup(table: updated.table, service: updated.service, account: updated.account)
         updated.mac = keyring.mac(updated)
         let finished = updated
-        do {
-            try database.migrate()
-        } catch {
-            throw VaultError(databaseError: error, path: path)
-        }
+        let keyring = keyring
         try await write { db in
             // Only the row that was judged: a concurrent change is not overwritten.
-            guard let stored = try ItemRow.fetch(db, table: "key", service: service, account: name).map({ row throws in try ItemRow(row) }),
-                  stored.mac == row.mac else {
+            guard let stored = try ItemRow.fetch(db, table: "key", service: service, account: name, keyring: keyring),
+                  stored.isSameRevision(as: row) else {
                 throw VaultError(.ioError, "\(row.name) changed while its constraints were stored; try again")
             }
-            try finished.replace(db)
+            try finished.replace(db, keyring: keyring)
         }
         guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(row.name) was stored but cannot be described") }
         return attributes
@@ -76,11 +74,11 @@ extension Vault {
     func deleteExpiredKeys(service: String) async throws(VaultError) {
         let keyring = keyring
         let now = authenticators.clock.now()
-        let rows = try await readDatabase { db -> [ItemRow] in
-            guard try db.tableExists("key") else { return [] }
-            return try Row.fetchAll(db, sql: "SELECT * FROM key WHERE service = ?", arguments: [service]).map { row throws in try ItemRow(row) }
+        // Rows that do not open are left to the listing, which reports them.
+        let rows = try await readDatabase { db in
+            try ItemRow.fetchAll(db, table: "key", keyring: keyring).compactMap { try? $0.get() }
         }
-        for row in rows where keyring.verify(row) {
+        for row in rows where row.service == service && keyring.verify(row) {
             if let record = try? KeyConstraintsRecord.open(row, key: keyring.constraintsKey), record.constraints.hasExpired(at: now) {
                 try await delete(row)
             }
@@ -90,7 +88,8 @@ extension Vault {
     /// Deletes `row` if it is still the row that was judged.
     private func delete(_ row: ItemRow) async throws(VaultError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM key WHERE id = ? AND mac = ?", arguments: [row.id, Data(row.mac)])
+            // By revision, not MAC: the write may have just sealed the file, which changes every MAC.
+            try db.execute(sql: "DELETE FROM key WHERE id = ? AND ciphertext = ?", arguments: [row.id, Data(row.ciphertext)])
         }
     }
 }

@@ -107,11 +107,9 @@ extension Vault {
     ///   - name: The key's name.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
     public func deleteKey(service: String, name: String) async throws(VaultError) {
+        let keyring = keyring
         try await write { db in
-            if try db.tableExists("key") {
-                try db.execute(sql: "DELETE FROM key WHERE service = ? AND account = ?", arguments: [service, name])
-            }
-            guard try db.tableExists("key"), db.changesCount > 0 else {
+            guard try ItemRow.delete(db, table: "key", service: service, account: name, keyring: keyring) else {
                 throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\" to delete")
             }
         }
@@ -174,17 +172,13 @@ extension Vault {
         defer { wipe(&stored) }
         try sealValue(SecretBytes(stored), into: &row, key: rowKey)
         let finished = row
-        do {
-            // A vault from before format 3 gets its key table first.
-            try database.migrate()
-        } catch {
-            throw VaultError(databaseError: error, path: path)
-        }
+        let keys = keyring
+        // A vault from before format 3 gets its key table in the upgrade `write` makes first.
         try await write { db in
-            guard try ItemRow.fetch(db, table: "key", service: service, account: name) == nil else {
+            guard try ItemRow.fetch(db, table: "key", service: service, account: name, keyring: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(what) already exists; delete it first (Sesame never replaces a key)")
             }
-            try finished.insert(db)
+            try finished.insert(db, keyring: keys)
         }
         guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
         return attributes

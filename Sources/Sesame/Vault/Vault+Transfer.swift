@@ -29,9 +29,10 @@ extension Vault {
         } catch {
             throw VaultError(authentication: error, item: "Exporting the vault")
         }
+        let keyring = keyring
         let rows = try await readDatabase { db in
-            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM item ORDER BY service, account").map { row throws in try ItemRow(row) }
-        }
+            try ItemRow.fetchAll(db, table: "item", keyring: keyring).map { result throws in try result.get() }
+        }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
         if context.domainState == nil {
             // Learns the enrolment without a scan, for biometryCurrentSet items.
             try? await context.canEvaluate(.biometrics)

@@ -49,6 +49,9 @@ public final class Vault: Sendable {
     let database: VaultDatabase
     let keyring: Keyring
     private let options: Locked<Options>
+    /// Whether this object has brought the file to the current format (the
+    /// first write does, with the master key: reads never write).
+    private let upgraded = Locked(false)
 
     private struct Options {
         var authenticators: Authenticators
@@ -176,7 +179,7 @@ public final class Vault: Sendable {
         let database = try VaultDatabase.shared(path)
         do {
             try database.useWriteAheadLog()
-            try database.migrate()
+            try database.migrate(keyring: Keyring(masterKey: masterKey, vaultID: vaultID))
             try await database.write { db in
                 try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('format', ?), ('vault-id', ?)",
                                arguments: [Data(String(Schema.format).utf8), Data(vaultID)])
@@ -213,6 +216,7 @@ public final class Vault: Sendable {
         guard format <= Schema.format else {
             throw VaultError(.damaged, "\(path) has format \(format), written by a newer Sesame; this one reads up to \(Schema.format)")
         }
+        try Schema.checkStructure(db, format: format, path: path)
         return format
     }
 
@@ -266,14 +270,38 @@ public final class Vault: Sendable {
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
                                                        clock: authenticators.clock, passcodeGuard: authenticators.passcodeGuard)
-            return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+            return try await unlocked(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         case .recoveryKey(let key):
             kind = "recovery"
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no recovery slot") }
             wrappingKey = SlotRecord.recoveryWrappingKey(key, vaultID: vaultID)
         }
         let masterKey = try slots[kind]!.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path)
-        return Vault(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+        return try await unlocked(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+    }
+
+    /// The vault, once its format record checks out under the master key:
+    /// a format or migration list changed by hand is `tampered`.
+    private static func unlocked(path: String, database: VaultDatabase, keyring: Keyring, authenticators: Authenticators) async throws(VaultError) -> Vault {
+        do {
+            try await database.read { db in try Schema.verifyFormat(db, keyring: keyring, path: path) }
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        return Vault(path: path, database: database, keyring: keyring, authenticators: authenticators)
+    }
+
+    /// Brings the file to the current format before the first write of this
+    /// object: rows of an older file are sealed (SPEC D9), which needs the
+    /// master key, so it happens here and never on a read.
+    func upgradeIfNeeded() throws(VaultError) {
+        guard !upgraded.withLock({ $0 }) else { return }
+        do {
+            try database.migrate(keyring: keyring)
+        } catch {
+            throw VaultError(databaseError: error, path: path)
+        }
+        upgraded.withLock { $0 = true }
     }
 
     /// The device key through the ``DeviceKeyStore`` seam, created only

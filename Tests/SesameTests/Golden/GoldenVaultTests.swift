@@ -105,6 +105,32 @@ struct GoldenVaultTests {
         #expect(labelled.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == GoldenVault.value(of: GoldenVault.labelled.account))
     }
 
+    @Test("SPEC D9: the first write seals the golden vault (format 2 to the current one); every item then reads back exactly, and no name is left in its files")
+    func upgradedBySealing() async throws {
+        let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        try await vault.add(SecretBytes(utf8: "after"), service: "upgrade", account: "written")
+        #expect(try await Vault.summary(at: path).format == Schema.format)
+        let reopened = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
+        #expect(try await reopened.list().filter { $0.service != "upgrade" } == expectedItems())
+        for item in expectedItems() where item.service == GoldenVault.service {
+            #expect(try await read(reopened, item.account, accessControl: item.accessControl) == GoldenVault.value(of: item.account), "\(item.account)")
+        }
+        #expect(try await records(reopened))
+        for file in [path, path + "-wal"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            for name in ["other service", GoldenVault.labelled.account, GoldenVault.labelled.label, "biometryCurrentSet"] {
+                let needle = Array(name.utf8)
+                #expect(!(0...max(0, bytes.count - needle.count)).contains { bytes[$0..<min(bytes.count, $0 + needle.count)].elementsEqual(needle) },
+                        "\(file) still shows \(name)")
+            }
+        }
+    }
+
+    /// The setting survives the upgrade (it was never a row of the item table).
+    private func records(_ vault: Vault) async throws -> Bool {
+        try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue
+    }
+
     @Test("SPEC D5: the biometryCurrentSet items are bound to the golden enrolment")
     func enrolmentBinding() async throws {
         machine.sensor.enrol("left-thumb")

@@ -10,15 +10,17 @@ import Testing
 struct VaultColumnTypesTests {
     @Test("A text or blob where a number belongs, or a number where a blob belongs, reads as tampered, never a crash",
           arguments: [
-              ("created", "'not a number'"), ("modified", "x'00ff'"), ("label", "x'00ff'"),
-              ("mac", "42"), ("ciphertext", "3.5"), ("commitment", "7"), ("service", "x'ff'"),
+              // Names, labels and dates are sealed in `attributes` (SPEC D9).
+              ("attributes", "'not a blob'"), ("attributes", "x'00ff'"), ("lookup", "3.5"), ("wrappings", "42"),
+              ("mac", "42"), ("ciphertext", "3.5"), ("commitment", "7"),
           ])
     func wrongType(column: String, value: String) async throws {
         let fixture = try await VaultFixture()
         try await fixture.add("victim")
         try await fixture.add("bystander")
+        let victim = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"))
         try await fixture.rawDatabase().write { db in
-            try db.execute(sql: "UPDATE item SET \(column) = \(value) WHERE account = 'victim'")
+            try db.execute(sql: "UPDATE item SET \(column) = \(value) WHERE lookup = ?", arguments: [victim])
         }
         let read = await fixture.status { _ = try await fixture.read("victim") }
         // An unreadable service or id may also make the row simply not match: either way, no crash and no data.

@@ -83,27 +83,33 @@ struct VaultKeyConstraintsTests {
         #expect(await use(silent) == .interactionNotAllowed, "a caller that cannot ask is refused")
     }
 
-    @Test("SPEC D8: emptying a key's constraints column, or moving a sealed record to another key, fails closed (tampered)")
+    @Test("SPEC D8: dropping a key's constraints from its row, or moving a sealed record to another key, fails closed (tampered)")
     func tampering() async throws {
         let fixture = try await VaultFixture()
         _ = try await Self.addKey(fixture, name: "a", constraints: KeyConstraints(confirmEachUse: true))
         _ = try await Self.addKey(fixture, name: "b", constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(60)))
-        try await fixture.rawDatabase().write { try $0.execute(sql: "UPDATE key SET constraints = NULL WHERE account = 'a'") }
+        // The constraints live in the row's sealed attributes (SPEC D9), so
+        // without the master key they cannot be edited at all; with it (this
+        // isolates the MAC), a row rewritten without them fails its MAC.
+        let keyring = fixture.vault.keyring
+        try await fixture.rawDatabase().write { db in
+            var a = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "a", keyring: keyring))
+            a.key?.constraints = nil
+            try a.replace(db, keyring: keyring)
+        }
         #expect(await fixture.status {
             _ = try await fixture.vault.sign(Self.message, withKey: "a", service: "ssh", operationPrompt: "Sign")
         } == .tampered)
         #expect(await fixture.status { _ = try await fixture.vault.keys() } == .tampered)
 
-        // Even with a valid row MAC (an attacker holding the master key could
-        // do anything; this isolates the binding), b's record does not open as c's.
+        // Even with a valid row MAC, b's record does not open as c's.
         _ = try await Self.addKey(fixture, name: "c", constraints: KeyConstraints(confirmEachUse: true))
-        let keyring = fixture.vault.keyring
         try await fixture.rawDatabase().write { db in
-            let b = try ItemRow(try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b")))
-            var c = try ItemRow(try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c")))
+            let b = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b", keyring: keyring))
+            var c = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c", keyring: keyring))
             c.key?.constraints = b.key?.constraints
             c.mac = keyring.mac(c)
-            try c.replace(db)
+            try c.replace(db, keyring: keyring)
         }
         #expect(await fixture.status {
             _ = try await fixture.vault.sign(Self.message, withKey: "c", service: "ssh", operationPrompt: "Sign")
@@ -126,22 +132,34 @@ struct VaultKeyConstraintsTests {
         #expect(try await fixture.vault.key(service: "ssh", name: "plain").constraints.confirmEachUse, "stored")
     }
 
-    @Test("SPEC D8: a format 3 key table (no constraints column) is read as it is, and migrated to format 5 at the first constrained key; old rows keep their MAC")
+    @Test("SPEC D8: a key of a format 3 file (no constraints) reads and signs as it is; the first constrained key upgrades the file, and the old key keeps working")
     func migrationFromFormat3() async throws {
         let fixture = try await VaultFixture()
         let old = try await Self.addKey(fixture, name: "old", constraints: .none)
-        // Back to what format 3 wrote: no constraints column, no migration row.
-        try await fixture.rawDatabase().write { db in
-            try db.execute(sql: "ALTER TABLE key DROP COLUMN constraints")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5-key-constraints'")
-            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("3".utf8)])
+        // Back to what format 3 wrote: the same key as a clear row, MACed without a lookup.
+        let keyring = fixture.vault.keyring
+        let sealed = try await fixture.rawDatabase().read { db in
+            try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "old", keyring: keyring))
         }
-        #expect(try await fixture.vault.keys() == [old])
-        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
-        _ = try await Self.addKey(fixture, name: "new", constraints: KeyConstraints(confirmEachUse: true))
-        let format = try await fixture.rawDatabase().read { try Data.fetchOne($0, sql: "SELECT value FROM meta WHERE name = 'format'") }
-        #expect(format == Data("5".utf8))
-        #expect(try await fixture.vault.keys().map(\.name) == ["new", "old"])
-        _ = try await fixture.vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        var legacy = sealed
+        legacy.lookup = nil
+        legacy.mac = keyring.mac(legacy)
+        let row = legacy
+        let publicKey = try #require(row.key?.publicKey)
+        try await fixture.rawDatabase().write { db in
+            try LegacyVault.rollBack(db, to: 3)
+            try db.execute(sql: "INSERT INTO key (\(ItemRow.keyTableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+                row.id, row.service, row.account, row.label, row.accessibility, row.accessControl, row.created, row.modified,
+                Data(row.wrappings), row.commitment.map { Data($0) }, Data(row.ciphertext), Data(row.mac), row.key?.algorithm, Data(publicKey)])
+        }
+        let vault = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
+        #expect(try await vault.keys() == [old])
+        _ = try await vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        _ = try await vault.importRawKey(SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255) }), algorithm: .ed25519, service: "ssh",
+                                         name: "new", label: nil, accessControl: Vault.noAccessControl,
+                                         constraints: KeyConstraints(confirmEachUse: true), context: nil)
+        #expect(try await Vault.summary(at: fixture.path).format == Schema.format)
+        #expect(try await vault.keys().map(\.name) == ["new", "old"])
+        _ = try await vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
     }
 }

@@ -209,47 +209,36 @@ struct VaultKeysTests {
     func tampering() async throws {
         let fixture = try await VaultFixture()
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519)
-        for column in ["algorithm", "public_key", "access_control", "ciphertext", "label"] {
+        // Algorithm, public key, access control and label are sealed in `attributes` (SPEC D9).
+        for column in ["attributes", "wrappings", "ciphertext", "mac"] {
             let scratch = try await VaultFixture()
             _ = try await scratch.vault.createKey(service: "s", name: "k", algorithm: .ed25519)
             try await scratch.rawDatabase().write { db in
-                switch column {
-                case "algorithm": try db.execute(sql: "UPDATE key SET algorithm = 'p256'")
-                case "label": try db.execute(sql: "UPDATE key SET label = 'x'")
-                case "access_control": try db.execute(sql: "UPDATE key SET access_control = 'or:privateKeyUsage,userPresence'")
-                default: try db.execute(sql: "UPDATE key SET \(column) = zeroblob(length(\(column)))")
-                }
+                try db.execute(sql: "UPDATE key SET \(column) = zeroblob(length(\(column)))")
             }
             #expect(await scratch.status { _ = try await scratch.vault.sign([1], withKey: "k", service: "s", operationPrompt: "x") } == .tampered, "\(column)")
             #expect(await scratch.status { _ = try await scratch.vault.keys() } == .tampered, "\(column)")
         }
+        let lookup = fixture.vault.keyring.lookup(table: "item", service: "s", account: "k")
         try await fixture.rawDatabase().write { db in
-            try db.execute(sql: """
-                INSERT INTO item (\(ItemRow.columns)) SELECT id + 1, service, account, label, accessibility, access_control,
-                created, modified, wrappings, commitment, ciphertext, mac FROM key
-                """)
-            try db.execute(sql: """
-                INSERT INTO item (\(ItemRow.columns)) SELECT id, 'moved', account, label, accessibility, access_control,
-                created, modified, wrappings, commitment, ciphertext, mac FROM key
-                """)
+            // The key row as it is, then under the lookup an item "k" of "s" would have.
+            try db.execute(sql: "INSERT INTO item (\(ItemRow.sealedColumns)) SELECT \(ItemRow.sealedColumns) FROM key")
+            try db.execute(sql: "UPDATE item SET lookup = ?", arguments: [Data(lookup)])
         }
         #expect(await fixture.status { _ = try await fixture.vault.read(service: "s", account: "k", operationPrompt: "x") } == .tampered)
-        #expect(await fixture.status { _ = try await fixture.vault.read(service: "moved", account: "k", operationPrompt: "x") } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.list() } == .tampered)
     }
 
     @Test("SPEC D7: a vault from before keys (format 2) lists none without writing, and gets its key table with the first key")
     func formatTwoVault() async throws {
         let fixture = try await VaultFixture()
-        try await fixture.rawDatabase().write { db in
-            try db.execute(sql: "DROP TABLE key")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v3-keys'")
-            try db.execute(sql: "UPDATE meta SET value = '2' WHERE name = 'format'")
-        }
+        try await fixture.rawDatabase().write { db in try LegacyVault.rollBack(db, to: 2) }
         #expect(try await fixture.vault.keys().isEmpty)
         #expect(await fixture.status { _ = try await fixture.vault.key(service: "s", name: "k") } == .itemNotFound)
         #expect(try await fixture.rawDatabase().read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'") } == Data("2".utf8))
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .x25519)
         #expect(try await fixture.vault.keys().count == 1)
-        #expect(try await fixture.rawDatabase().read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'") } == Data("3".utf8))
+        // The first write brings the file to the current format: key table, then sealed names (SPEC D9).
+        #expect(try await fixture.rawDatabase().read { db in try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'") } == Data(String(Schema.format).utf8))
     }
 }

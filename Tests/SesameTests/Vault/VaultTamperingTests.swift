@@ -6,14 +6,14 @@ import Testing
 
 @Suite("Vault: tampering, damage and permissions")
 struct VaultTamperingTests {
-    static let columns = ["id", "service", "account", "label", "accessibility", "access_control", "created", "modified",
-                          "wrappings", "commitment", "ciphertext", "mac"]
+    /// Service, account, label, protection and dates are sealed in `attributes` (SPEC D9).
+    static let columns = ["id", "lookup", "attributes", "wrappings", "commitment", "ciphertext", "mac"]
 
-    /// Changes one column of the row of `account` in place, the way an
+    /// Changes one column of the row found by `lookup` in place, the way an
     /// attacker with write access to the file would.
-    static func tamper(_ column: String, of account: String, in database: DatabaseQueue) throws {
+    static func tamper(_ column: String, of lookup: [UInt8], in database: DatabaseQueue) throws {
         try database.write { db in
-            let row = try #require(try Row.fetchOne(db, sql: "SELECT \(column) AS value FROM item WHERE account = ?", arguments: [account]))
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT \(column) AS value FROM item WHERE lookup = ?", arguments: [Data(lookup)]))
             let value: DatabaseValue
             switch row["value"] as DatabaseValue {
             case let stored where stored.storage.value is Data:
@@ -29,7 +29,7 @@ struct VaultTamperingTests {
             default:
                 value = "label".databaseValue
             }
-            try db.execute(sql: "UPDATE item SET \(column) = ? WHERE account = ?", arguments: [value, account])
+            try db.execute(sql: "UPDATE item SET \(column) = ? WHERE lookup = ?", arguments: [value, Data(lookup)])
         }
     }
 
@@ -38,11 +38,10 @@ struct VaultTamperingTests {
         let fixture = try await VaultFixture()
         try await fixture.add("victim", accessControl: .biometryCurrentSet)
         try await fixture.add("bystander")
-        try Self.tamper(column, of: column == "account" ? "victim" : "victim", in: try fixture.rawDatabase())
-        let account = column == "account" ? "victimx" : "victim"
-        let service = column == "service" ? "svcx" : "svc"
+        try Self.tamper(column, of: fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
         fixture.sensor.present(.match)
-        #expect(await fixture.status { _ = try await fixture.read(account, service: service) } == .tampered)
+        // A changed lookup files the row under no name: not found by name, tampered in a list.
+        #expect(await fixture.status { _ = try await fixture.read("victim") } == (column == "lookup" ? .itemNotFound : .tampered))
         #expect(fixture.presenter.prompts.isEmpty, "integrity is checked before any prompt")
         #expect(try await fixture.read("bystander") == "secret")
         #expect(await fixture.status { _ = try await fixture.vault.list() } == .tampered)
@@ -53,11 +52,13 @@ struct VaultTamperingTests {
         let fixture = try await VaultFixture()
         try await fixture.add("a", "alpha")
         try await fixture.add("b", "bravo")
+        let lookupA = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "a"))
+        let lookupB = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "b"))
         try await fixture.rawDatabase().write { db in
-            let a = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE account = 'a'")!
-            let b = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE account = 'b'")!
-            try db.execute(sql: "UPDATE item SET ciphertext = ? WHERE account = 'a'", arguments: [b])
-            try db.execute(sql: "UPDATE item SET ciphertext = ? WHERE account = 'b'", arguments: [a])
+            let a = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupA])!
+            let b = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupB])!
+            try db.execute(sql: "UPDATE item SET ciphertext = ? WHERE lookup = ?", arguments: [b, lookupA])
+            try db.execute(sql: "UPDATE item SET ciphertext = ? WHERE lookup = ?", arguments: [a, lookupB])
         }
         #expect(await fixture.status { _ = try await fixture.read("a") } == .tampered)
         #expect(await fixture.status { _ = try await fixture.read("b") } == .tampered)

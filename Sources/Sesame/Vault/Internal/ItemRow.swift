@@ -5,10 +5,17 @@ import Foundation
 #endif
 import GRDB
 
-/// One row of the `item` table, or of the `key` table (SPEC D7), as stored.
+/// One row of the `item` table, or of the `key` table (SPEC D7).
 ///
-/// `mac` covers every other column, `id` included, so editing any column,
-/// or moving a ciphertext or wrapping to another row, fails verification.
+/// From format 6 (SPEC D9) a row stores no name, label, protection or date
+/// in the clear: they are sealed in its `attributes` column (see
+/// ``SealedAttributes``) and the row is found by `lookup`, a keyed hash of
+/// its table, service and account. Rows of older files keep those columns
+/// in the clear until the first write upgrades the file; reads handle both.
+///
+/// `mac` covers every attribute, `id`, `lookup` and every other column, so
+/// editing any column, or moving a ciphertext or wrapping to another row,
+/// fails verification.
 /// A key row is an item row whose value is a private key, plus its
 /// algorithm and public key; its labels differ from an item's in the MAC,
 /// the wrappings and the value, so no key row can pass for an item (whose
@@ -22,8 +29,8 @@ struct ItemRow: Sendable {
         var publicKey: [UInt8]
         /// The sealed ``KeyConstraintsRecord`` (SPEC D8), or `nil` for a key
         /// without constraints. Covered by the row's MAC only when present,
-        /// so rows written before format 5 keep their MAC, and emptying the
-        /// column of a constrained key fails the row's integrity check.
+        /// so rows written before format 5 keep their MAC, and emptying it
+        /// for a constrained key fails the row's integrity check.
         var constraints: [UInt8]? = nil
     }
 
@@ -41,6 +48,9 @@ struct ItemRow: Sendable {
     var mac: [UInt8]
     /// Set for a row of the `key` table.
     var key: KeyColumns?
+    /// The keyed hash the row is found by; `nil` for a row read from a file
+    /// from before format 6, set by ``sealValue`` before the row is MACed.
+    var lookup: [UInt8]?
 
     static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
     static let keyTableColumns = columns + ", algorithm, public_key"
@@ -50,9 +60,10 @@ struct ItemRow: Sendable {
 
     static func columns(of table: String) -> String { table == "key" ? keyTableColumns : columns }
 
-    /// What a `SELECT` reads: the key table's `constraints` column exists
-    /// only from format 5 on (a vault is migrated at its first write, not
-    /// when it is read), so its rows are read by name whatever they have.
+    /// What a `SELECT` of a file from before format 6 reads: the key table's
+    /// `constraints` column exists only from format 5 on (a vault is
+    /// migrated at its first write, not when it is read), so its rows are
+    /// read by name whatever they have.
     static func selectedColumns(of table: String) -> String { table == "key" ? "*" : columns }
 
     init(id: Int64, service: String, account: String, label: String?, accessibility: String, accessControl: String,
@@ -73,7 +84,37 @@ struct ItemRow: Sendable {
         self.key = key
     }
 
-    /// Reads a row; a column of the wrong type means the file was edited.
+    /// The columns of a table from format 6.
+    static let sealedColumns = "id, lookup, attributes, wrappings, commitment, ciphertext, mac"
+
+    /// Reads a row of `table` in either layout, opening sealed attributes
+    /// (`tampered` when they do not open or their lookup does not match).
+    init(_ row: Row, table: String, keyring: Keyring) throws(VaultError) {
+        guard row.hasColumn("lookup") else {
+            try self.init(row)
+            return
+        }
+        let columns = RowColumns(row: row) { name in
+            VaultError(.tampered, "The \(name) column of a \(table) row is missing or of the wrong type: the file was edited")
+        }
+        let id: Int64 = try columns.value("id")
+        let lookup = Array(try columns.value("lookup", as: Data.self))
+        let attributes = try SealedAttributes.open(Array(try columns.value("attributes", as: Data.self)), id: id, table: table, keyring: keyring)
+        self.init(
+            id: id, service: attributes.service, account: attributes.account, label: attributes.label,
+            accessibility: attributes.accessibility, accessControl: attributes.accessControl,
+            created: attributes.created, modified: attributes.modified,
+            wrappings: Array(try columns.value("wrappings", as: Data.self)),
+            commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
+            ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
+            key: attributes.key)
+        guard ConstantTime.equals(lookup, keyring.lookup(table: table, service: service, account: account)) else {
+            throw VaultError(.tampered, "A \(table) row (id \(id)) is filed under another name's lookup: the file was edited")
+        }
+        self.lookup = lookup
+    }
+
+    /// Reads a row of a file from before format 6; a column of the wrong type means the file was edited.
     init(_ row: Row) throws(VaultError) {
         let columns = RowColumns(row: row) { name in
             VaultError(.tampered, "The \(name) column of an item row is missing or of the wrong type: the file was edited")
@@ -113,7 +154,17 @@ struct ItemRow: Sendable {
             writer.field(key.publicKey)
             if let constraints = key.constraints { writer.u8(1); writer.field(constraints) }
         }
+        // A sealed row's MAC differs from the same row's in the clear.
+        if let lookup { writer.field(lookup) }
         }
+    }
+
+    /// Whether `other` is the same stored version of this row, whichever
+    /// layout each was read from (a write may upgrade the file between a
+    /// read and a compare-and-swap): the value's random nonce, the
+    /// wrappings and the commitment change with every write of the row.
+    func isSameRevision(as other: ItemRow) -> Bool {
+        id == other.id && ciphertext == other.ciphertext && wrappings == other.wrappings && commitment == other.commitment
     }
 
     /// The AES-GCM associated data of the value (a key's private key): format
@@ -133,32 +184,67 @@ struct ItemRow: Sendable {
     /// The label of the associated data of this row's wrappings.
     var wrappingLabel: String { key == nil ? Labels.itemKey : Labels.privateKeyWrapping }
 
-    var arguments: StatementArguments {
-        var arguments: StatementArguments = [id, service, account, label, accessibility, accessControl, created, modified,
-                                             Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)]
-        if let key { arguments += [key.algorithm, Data(key.publicKey)] }
-        if let constraints = key?.constraints { arguments += [Data(constraints)] }
-        return arguments
+    /// Inserts the row, sealed (format 6), into `table` (its own by default).
+    func insert(_ db: Database, keyring: Keyring, into destination: String? = nil) throws {
+        guard let lookup else { throw VaultError(.ioError, "\(name) has no lookup; it was not sealed") }
+        let attributes = try SealedAttributes.seal(self, keyring: keyring)
+        try db.execute(sql: "INSERT INTO \(destination ?? table) (\(Self.sealedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [id, Data(lookup), Data(attributes), Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)])
     }
 
-    func insert(_ db: Database) throws {
-        // Written only when present, so a vault not yet migrated to format 5 takes unconstrained keys.
-        let columns = Self.columns(of: table) + (key?.constraints == nil ? "" : ", constraints")
-        let placeholders = Array(repeating: "?", count: columns.split(separator: ",").count).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(table) (\(columns)) VALUES (\(placeholders))", arguments: arguments)
-    }
-
-    func replace(_ db: Database) throws {
+    func replace(_ db: Database, keyring: Keyring) throws {
         try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
-        try insert(db)
+        try insert(db, keyring: keyring)
     }
 
-    /// The row of `service`/`account` in `table` (`item` or `key`); `nil`
-    /// when there is none, or no `key` table yet (a vault from before format 3).
-    static func fetch(_ db: Database, table: String = "item", service: String, account: String) throws -> Row? {
+    /// Whether `table` has the sealed layout of format 6 (SPEC D9). GRDB
+    /// caches the schema, so this costs no query on a point read.
+    static func isSealed(_ db: Database, table: String) throws -> Bool {
+        try db.columns(in: table).contains { $0.name == "lookup" }
+    }
+
+    /// The row of `service`/`account` in `table` (`item` or `key`): one
+    /// indexed read by keyed hash; `nil` when there is none, or no `key`
+    /// table yet (a vault from before format 3).
+    static func fetch(_ db: Database, table: String = "item", service: String, account: String, keyring: Keyring) throws -> ItemRow? {
         if table == "key", try !db.tableExists("key") { return nil }
+        let row: Row?
         // Cached: a point read is a few microseconds, parsing the query again would double it.
-        let statement = try db.cachedStatement(sql: "SELECT \(selectedColumns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
-        return try Row.fetchOne(statement, arguments: [service, account])
+        if try isSealed(db, table: table) {
+            let statement = try db.cachedStatement(sql: "SELECT \(sealedColumns) FROM \(table) WHERE lookup = ?")
+            row = try Row.fetchOne(statement, arguments: [Data(keyring.lookup(table: table, service: service, account: account))])
+            // The cache would keep the last lookup bound until the next read; keep none.
+            statement.setUncheckedArguments([Data()])
+        } else {
+            let statement = try db.cachedStatement(sql: "SELECT \(selectedColumns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
+            row = try Row.fetchOne(statement, arguments: [service, account])
+        }
+        return try row.map { row throws in try ItemRow(row, table: table, keyring: keyring) }
+    }
+
+    /// Deletes the row of `service`/`account` in `table`; whether there was one.
+    static func delete(_ db: Database, table: String = "item", service: String, account: String, keyring: Keyring) throws -> Bool {
+        if table == "key", try !db.tableExists("key") { return false }
+        if try isSealed(db, table: table) {
+            try db.execute(sql: "DELETE FROM \(table) WHERE lookup = ?", arguments: [Data(keyring.lookup(table: table, service: service, account: account))])
+        } else {
+            try db.execute(sql: "DELETE FROM \(table) WHERE service = ? AND account = ?", arguments: [service, account])
+        }
+        return db.changesCount > 0
+    }
+
+    /// Every row of `table`, each read or, when it cannot be, the error
+    /// naming it (sealed rows have no name before they open).
+    static func fetchAll(_ db: Database, table: String, keyring: Keyring) throws -> [Result<ItemRow, VaultError>] {
+        guard try db.tableExists(table) else { return [] }
+        let sealed = try isSealed(db, table: table)
+        let rows = try Row.fetchAll(db, sql: "SELECT \(sealed ? sealedColumns : selectedColumns(of: table)) FROM \(table)")
+        return rows.map { row in
+            do throws(VaultError) {
+                return .success(try ItemRow(row, table: table, keyring: keyring))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 }

@@ -15,6 +15,12 @@ struct Keyring: Sendable {
     /// Seals protected keys' constraints (SPEC D8): readable without a
     /// prompt, so an expired key is refused before anyone is asked.
     let constraintsKey: SymmetricKey
+    /// Seals rows' attributes: names, labels, protection and dates (SPEC D9).
+    let attributesKey: SymmetricKey
+    /// Keys the hashes that find a row by name without storing the name.
+    let lookupKey: SymmetricKey
+    /// Authenticates the file's format and applied migrations.
+    let formatKey: SymmetricKey
 
     init(masterKey: SymmetricKey, vaultID: [UInt8]) {
         self.masterKey = masterKey
@@ -23,6 +29,30 @@ struct Keyring: Sendable {
         commitmentKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.domainStateCommitment)
         settingsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.settings)
         constraintsKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.keyConstraintsKey)
+        attributesKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.attributesKey)
+        lookupKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.lookupKey)
+        formatKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.formatKey)
+    }
+
+    /// The keyed hash stored instead of `service`/`account` in `table`
+    /// (`item` or `key`), unique per table: a point read finds the row
+    /// through its index, and the file shows no name (SPEC D9).
+    func lookup(table: String, service: String, account: String) -> [UInt8] {
+        let input = Envelope.associatedData(Labels.lookup) { writer in
+            writer.field(table)
+            writer.field(service)
+            writer.field(account)
+        }
+        return Array(HMAC<SHA256>.authenticationCode(for: input, using: lookupKey))
+    }
+
+    /// The MAC of the file's format record.
+    func formatMAC(format: Int, migrations: [String]) -> [UInt8] {
+        let input = Envelope.associatedData(Labels.formatRecord) { writer in
+            writer.field(String(format))
+            for identifier in migrations.sorted() { writer.field(identifier) }
+        }
+        return Array(HMAC<SHA256>.authenticationCode(for: input, using: formatKey))
     }
 
     func commitment(to domainState: DomainState) -> [UInt8] {

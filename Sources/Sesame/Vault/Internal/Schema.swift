@@ -3,16 +3,32 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Crypto
 import GRDB
 
 /// The vault's tables, created by numbered migrations; the `format` value in
 /// `meta` says which layout a file has, so an older Sesame refuses a newer
 /// file instead of misreading it. A change of layout is a new migration and
 /// keeps the golden vault test (Tests/SesameTests/Golden) passing.
+///
+/// A migration's identifier starts with `v` and the format it brings the
+/// file to ("v2-attempts" makes format 2): ``checkStructure(_:format:path:)``
+/// holds the recorded migrations, the tables and `meta.format` against each
+/// other, so a schema rolled back by hand is `tampered`, never re-created
+/// fresh. From format 6 (``sealedFormat``) migrations need the master key
+/// (they seal rows), run on the first write after unlocking (never on a
+/// read: reads never write) and renew the format MAC, which is checked after
+/// every unlock (``verifyFormat(_:keyring:path:)``).
 enum Schema {
-    static let format = 5
+    static let format = 6
+    /// The first format whose rows are sealed (SPEC D9) and whose format record is MACed.
+    static let sealedFormat = 6
 
-    static var migrator: DatabaseMigrator {
+    /// The migrations that run without the master key (every open may apply them).
+    static var migrator: DatabaseMigrator { migrator(keyring: nil) }
+
+    /// Every migration; those from format 6 only when `keyring` is given.
+    static func migrator(keyring: Keyring?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -116,6 +132,120 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE key ADD COLUMN constraints BLOB")
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("5".utf8)])
         }
+        // From here on every migration needs the master key: none runs before unlock.
+        guard let keyring else { return migrator }
+        // Format 6: names, labels, protection and dates sealed, rows found
+        // by keyed hash (SPEC D9); the format record MACed.
+        migrator.registerMigration(sealedAttributesMigration) { db in
+            try sealRows(db, table: "item", keyring: keyring)
+            if try db.tableExists("key") { try sealRows(db, table: "key", keyring: keyring) }
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("6".utf8)])
+            try sealFormat(db, format: 6, keyring: keyring, adding: sealedAttributesMigration)
+        }
         return migrator
+    }
+
+    static let sealedAttributesMigration = "v6-sealed-attributes"
+
+    /// Rewrites `table` from the clear layout to the sealed one. Every row's
+    /// MAC is checked first: a tampered row stops the upgrade (and the write
+    /// that wanted it) rather than being sealed as genuine. The old table's
+    /// pages are zeroed as they are freed (`secure_delete`, set on every writer).
+    static func sealRows(_ db: Database, table: String, keyring: Keyring) throws {
+        guard try !ItemRow.isSealed(db, table: table) else { return }
+        var rows: [ItemRow] = []
+        for row in try Row.fetchAll(db, sql: "SELECT \(ItemRow.selectedColumns(of: table)) FROM \(table)") {
+            var item = try ItemRow(row)
+            guard keyring.verify(item) else {
+                throw VaultError(.tampered, "\(item.name) failed its integrity check, so the vault cannot be upgraded to sealed names; Sesame does not repair it")
+            }
+            item.lookup = keyring.lookup(table: table, service: item.service, account: item.account)
+            item.mac = keyring.mac(item)
+            rows.append(item)
+        }
+        try db.execute(sql: """
+            CREATE TABLE \(table)_sealed (
+                id INTEGER PRIMARY KEY NOT NULL,
+                lookup BLOB NOT NULL UNIQUE,
+                attributes BLOB NOT NULL,
+                wrappings BLOB NOT NULL,
+                commitment BLOB,
+                ciphertext BLOB NOT NULL,
+                mac BLOB NOT NULL
+            );
+            """)
+        for row in rows { try row.insert(db, keyring: keyring, into: table + "_sealed") }
+        try db.execute(sql: "DROP TABLE \(table)")
+        try db.execute(sql: "ALTER TABLE \(table)_sealed RENAME TO \(table)")
+    }
+
+    // MARK: The format, authenticated
+
+    /// The format a migration brings the file to: the number after its `v`.
+    static func format(of identifier: String) -> Int? {
+        guard identifier.hasPrefix("v") else { return nil }
+        return Int(identifier.dropFirst().prefix { $0.isNumber })
+    }
+
+    /// Every registered migration, keyed ones included.
+    static var identifiers: [String] {
+        migrator(keyring: Keyring(masterKey: SymmetricKey(size: .bits256), vaultID: [])).migrations
+    }
+
+    static func appliedMigrations(_ db: Database) throws -> [String] {
+        guard try db.tableExists("grdb_migrations") else { return [] }
+        return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+    }
+
+    /// Refuses a file whose recorded migrations, tables and `meta.format`
+    /// disagree: a table dropped with its migration row (which would be
+    /// re-created fresh), a lowered format, a sealed table in a file that
+    /// claims an older format. Needs no key, so it runs before unlocking and
+    /// before any migration.
+    ///
+    /// - Throws: ``VaultError`` `tampered`.
+    static func checkStructure(_ db: Database, format: Int, path: String) throws {
+        let applied = Set(try appliedMigrations(db))
+        for identifier in identifiers {
+            guard let brings = Self.format(of: identifier) else { continue }
+            if brings <= format, !applied.contains(identifier) {
+                throw VaultError(.tampered, "\(path) claims format \(format) but lacks its migration \(identifier): its schema was rolled back by hand. Sesame does not repair it")
+            }
+            if brings > format, applied.contains(identifier) {
+                throw VaultError(.tampered, "\(path) records migration \(identifier) (format \(brings)) but claims format \(format): its format was lowered by hand. Sesame does not repair it")
+            }
+        }
+        let tables: [(name: String, since: Int)] = [("attempt", 2), ("key", 3), ("attempt_in_flight", 4)]
+        for table in tables where format >= table.since {
+            guard try db.tableExists(table.name) else {
+                throw VaultError(.tampered, "\(path) claims format \(format) but has no \(table.name) table: it was dropped by hand. Sesame does not repair it")
+            }
+        }
+        for table in ["item", "key"] where try db.tableExists(table) {
+            guard try ItemRow.isSealed(db, table: table) == (format >= sealedFormat) else {
+                throw VaultError(.tampered, "\(path) claims format \(format) but its \(table) table is laid out for another one: it was edited by hand")
+            }
+        }
+    }
+
+    /// Stores the MAC of `format` and the applied migrations (plus `adding`,
+    /// the migration being applied, recorded by GRDB in the same transaction).
+    static func sealFormat(_ db: Database, format: Int, keyring: Keyring, adding: String? = nil) throws {
+        let migrations = try appliedMigrations(db) + (adding.map { [$0] } ?? [])
+        try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('format-mac', ?)",
+                       arguments: [Data(keyring.formatMAC(format: format, migrations: migrations))])
+    }
+
+    /// Checks the format MAC after unlocking: from format 6 a file whose
+    /// format or migration list was changed by hand, or whose MAC is
+    /// missing, is `tampered`. Older files have no MAC (their structure is
+    /// checked by ``checkStructure(_:format:path:)``).
+    static func verifyFormat(_ db: Database, keyring: Keyring, path: String) throws {
+        guard let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
+            .flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), format >= sealedFormat else { return }
+        let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format-mac'").map { Array($0) } ?? []
+        guard ConstantTime.equals(stored, keyring.formatMAC(format: format, migrations: try appliedMigrations(db))) else {
+            throw VaultError(.tampered, "\(path): its format record (format \(format) and its migrations) fails its integrity check: it was edited by hand. Sesame does not repair it")
+        }
     }
 }

@@ -4,6 +4,11 @@ import GRDBSQLite
 import SQLite3
 #endif
 import GRDB
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The SQLite connections to one vault file in this process, shared by every
 /// ``Vault`` on it: reads that never write, and a writer opened only when
@@ -29,6 +34,8 @@ final class VaultDatabase: Sendable {
     private struct State {
         var reader: DatabaseQueue?
         var writer: DatabaseQueue?
+        /// The schema version each connection last saw (see ``fresh(_:)``).
+        var schemaVersions: [ObjectIdentifier: Int32] = [:]
     }
 
     private init(path: String) {
@@ -85,7 +92,7 @@ final class VaultDatabase: Sendable {
         while true {
             let connection = try readingConnection()
             do {
-                return try await connection.read(body)
+                return try await connection.read(fresh(body))
             } catch {
                 // A write elsewhere in the process closed the reader meanwhile: read again.
                 let replaced = state.withLock { $0.reader !== connection && $0.writer !== connection }
@@ -96,12 +103,54 @@ final class VaultDatabase: Sendable {
 
     /// Runs `body` in an `IMMEDIATE` transaction, committed durably.
     func write<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
-        try await writer().write(body)
+        try await writer().write(fresh(body))
     }
 
-    /// Applies the schema's migrations that the file lacks (a write when any).
-    func migrate() throws {
-        try Schema.migrator.migrate(try writer())
+    /// `body`, after forgetting GRDB's cached schema of this connection when
+    /// another process (or connection) changed the schema since it last
+    /// looked: a long-lived reader (the agent) must see the tables that
+    /// another process's upgrade re-laid (SPEC D9), not the ones it cached.
+    /// GRDB does this for pools, not for the queues the vault uses.
+    private func fresh<Value>(_ body: @escaping @Sendable (Database) throws -> Value) -> @Sendable (Database) throws -> Value {
+        { [state] db in
+            let version = try db.schemaVersion()
+            let key = ObjectIdentifier(db)
+            let changed = state.withLock { state -> Bool in
+                defer { state.schemaVersions[key] = version }
+                return state.schemaVersions[key].map { $0 != version } ?? true
+            }
+            if changed { db.clearSchemaCache() }
+            return try body(db)
+        }
+    }
+
+    /// Applies the schema's migrations that the file lacks (a write when
+    /// any): with `keyring`, also those that need the master key (format 6
+    /// on). A file whose recorded schema disagrees with its format is
+    /// `tampered` and nothing runs (a dropped table is never re-created).
+    /// After sealing rows, the WAL is emptied so that the clear pages it may
+    /// still hold are gone too.
+    func migrate(keyring: Keyring? = nil) throws {
+        let writer = try writer()
+        let sealing = try writer.read { db throws -> Bool in
+            guard try db.tableExists("meta"),
+                  let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
+            else { return false }
+            try Schema.checkStructure(db, format: format, path: path)
+            return keyring != nil && format < Schema.sealedFormat
+        }
+        do {
+            try Schema.migrator(keyring: keyring).migrate(writer)
+        } catch is DatabaseError {
+            // Another process applied the same migration between GRDB's look
+            // at the applied list and our transaction: its run won, ours
+            // rolled back. Looking again finds nothing left to do (or the
+            // real error again).
+            try Schema.migrator(keyring: keyring).migrate(writer)
+        }
+        if sealing {
+            try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        }
     }
 
     /// Makes a new, empty file a WAL database, before its tables exist.
@@ -152,6 +201,8 @@ final class VaultDatabase: Sendable {
             configuration.prepareDatabase { db in
                 // WAL alone syncs only at checkpoints; FULL makes every commit durable.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // Deleted rows and dropped tables are zeroed, not left in free pages (SPEC D9).
+                try db.execute(sql: "PRAGMA secure_delete = ON")
                 // Empty the WAL when the last connection closes after its
                 // checkpoint: the main file alone is then the whole vault, as
                 // a backup copy or a restored copy of it expects.

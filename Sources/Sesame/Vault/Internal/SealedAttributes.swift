@@ -1,0 +1,88 @@
+/// What a row of format 6 keeps sealed in its `attributes` column (SPEC D9):
+/// service, account, label, accessibility, access control, dates and, for
+/// a key, its algorithm and public key. A copied file shows none of them,
+/// as the keychain seals its attributes.
+///
+/// Sealed through the one ``Envelope`` under the master key's attributes
+/// key, bound to the row's table and id (a sealed block moved to another
+/// row does not open). The plaintext is padded to a multiple of
+/// ``padding`` bytes so that its length tells little about the names.
+struct SealedAttributes {
+    var service: String
+    var account: String
+    var label: String?
+    var accessibility: String
+    var accessControl: String
+    var created: Double
+    var modified: Double
+    var key: ItemRow.KeyColumns?
+
+    /// The encoding's version, first in the plaintext.
+    static let version: UInt8 = 1
+    static let padding = 64
+
+    static func associatedData(id: Int64, table: String) -> [UInt8] {
+        Envelope.associatedData(table == "key" ? Labels.keyAttributes : Labels.itemAttributes) { writer in
+            writer.u64(UInt64(bitPattern: id))
+        }
+    }
+
+    /// The sealed attributes of `row`.
+    static func seal(_ row: ItemRow, keyring: Keyring) throws(VaultError) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.u8(version)
+        writer.field(row.service)
+        writer.field(row.account)
+        if let label = row.label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
+        writer.field(row.accessibility)
+        writer.field(row.accessControl)
+        writer.u64(row.created.bitPattern)
+        writer.u64(row.modified.bitPattern)
+        if let key = row.key {
+            writer.u8(1); writer.field(key.algorithm); writer.field(key.publicKey)
+            // The key's constraints (SPEC D8), sealed again under their own key.
+            if let constraints = key.constraints { writer.u8(1); writer.field(constraints) } else { writer.u8(0) }
+        } else {
+            writer.u8(0)
+        }
+        let length = writer.bytes.count
+        writer.raw(repeatElement(0, count: (padding - length % padding) % padding))
+        return try Envelope.seal(writer.bytes, key: keyring.attributesKey, associatedData: associatedData(id: row.id, table: row.table))
+    }
+
+    /// Opens what ``seal(_:keyring:)`` made for row `id` of `table`.
+    ///
+    /// - Throws: ``VaultError`` `tampered` when it does not open (edited,
+    ///   or moved from another row) or does not parse.
+    static func open(_ sealed: [UInt8], id: Int64, table: String, keyring: Keyring) throws(VaultError) -> SealedAttributes {
+        let tampered = VaultError(.tampered, "The attributes of a \(table) row (id \(id)) do not open: they were edited or moved from another row")
+        guard let plaintext = Envelope.open(sealed, key: keyring.attributesKey, associatedData: associatedData(id: id, table: table)) else {
+            throw tampered
+        }
+        guard let attributes = try? parse(plaintext, table: table) else { throw tampered }
+        return attributes
+    }
+
+    private static func parse(_ plaintext: [UInt8], table: String) throws(ByteReaderError) -> SealedAttributes {
+        var reader = ByteReader(plaintext)
+        do {
+            guard try reader.u8() == version else { throw ByteReaderError() }
+            let service = String(decoding: try reader.field(), as: UTF8.self)
+            let account = String(decoding: try reader.field(), as: UTF8.self)
+            let label = try reader.u8() == 1 ? String(decoding: try reader.field(), as: UTF8.self) : nil
+            let accessibility = String(decoding: try reader.field(), as: UTF8.self)
+            let accessControl = String(decoding: try reader.field(), as: UTF8.self)
+            let created = Double(bitPattern: try reader.u64())
+            let modified = Double(bitPattern: try reader.u64())
+            var key: ItemRow.KeyColumns?
+            if try reader.u8() == 1 {
+                key = ItemRow.KeyColumns(algorithm: String(decoding: try reader.field(), as: UTF8.self), publicKey: try reader.field())
+                key?.constraints = try reader.u8() == 1 ? try reader.field() : nil
+            }
+            // Only a key's attributes carry key columns, and only in the key table.
+            guard (key != nil) == (table == "key"), reader.rest().allSatisfy({ $0 == 0 }) else { throw ByteReaderError() }
+            return SealedAttributes(service: service, account: account, label: label, accessibility: accessibility,
+                                    accessControl: accessControl, created: created, modified: modified, key: key)
+        }
+    }
+}
