@@ -17,7 +17,7 @@ extension Vault {
     func enforceConstraints(of row: ItemRow, prompt: String, context: AuthenticationContext?) async throws(VaultError) {
         guard let record = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey) else { return }
         let now = authenticators.clock.now()
-        if record.constraints.hasExpired(at: now) {
+        if record.hasExpired(at: now, boot: authenticators.clock.bootInstant()) {
             try await delete(row)
             throw VaultError(.itemNotFound, "\(row.name) reached the end of its lifetime and was deleted (SPEC D8)")
         }
@@ -50,7 +50,8 @@ extension Vault {
         guard let unchanged = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         if tightened == current { return unchanged }
         var updated = row
-        try KeyConstraintsRecord(constraints: tightened, since: authenticators.clock.now().timeIntervalSince1970)
+        try KeyConstraintsRecord(constraints: tightened, since: authenticators.clock.now().timeIntervalSince1970,
+                                 sinceBoot: authenticators.clock.bootInstant())
             .seal(into: &updated, key: keyring.constraintsKey)
         // Rows are only ever written sealed (SPEC D9): `write` upgrades the file first.
         updated.lookup = keyring.lookup(table: updated.table, service: updated.service, account: updated.account)
@@ -73,13 +74,13 @@ extension Vault {
     /// may write (the agent's) does; ``keys(service:)`` leaves them out.
     func deleteExpiredKeys(service: String) async throws(VaultError) {
         let keyring = keyring
-        let now = authenticators.clock.now()
+        let clock = authenticators.clock
         // Rows that do not open are left to the listing, which reports them.
         let rows = try await readDatabase { db in
             try ItemRow.fetchAll(db, table: "key", keyring: keyring).compactMap { try? $0.get() }
         }
         for row in rows where row.service == service && keyring.verify(row) {
-            if let record = try? KeyConstraintsRecord.open(row, key: keyring.constraintsKey), record.constraints.hasExpired(at: now) {
+            if row.hasExpired(keyring: keyring, clock: clock) {
                 try await delete(row)
             }
         }

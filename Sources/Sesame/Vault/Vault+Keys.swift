@@ -80,7 +80,7 @@ extension Vault {
         let row = try await verifiedRow(table: "key", service: service, account: name)
         guard let key = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         // SPEC D8: past its lifetime a key no longer exists for anyone.
-        guard !key.constraints.hasExpired(at: authenticators.clock.now()) else {
+        guard !row.hasExpired(keyring: keyring, clock: authenticators.clock) else {
             throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\": its lifetime ended")
         }
         return key
@@ -94,9 +94,11 @@ extension Vault {
     /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
     public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
         let keyring = keyring
-        let now = authenticators.clock.now()
-        return try await verifiedRows(table: "key", service: service) { $0.keyAttributes(keyring: keyring) }
-            .filter { !$0.constraints.hasExpired(at: now) }
+        let clock = authenticators.clock
+        return try await verifiedRows(table: "key", service: service) { row in
+            row.keyAttributes(keyring: keyring).map { (key: $0, expired: row.hasExpired(keyring: keyring, clock: clock)) }
+        }
+        .filter { !$0.expired }.map(\.key)
     }
 
     /// Deletes a key. Never prompts, as the keychain's delete; what it
@@ -166,7 +168,8 @@ extension Vault {
             key: .init(algorithm: key.algorithm.rawValue, publicKey: publicKey.rawRepresentation))
         if !constraints.isEmpty {
             // Sealed before the value, whose sealing MACs the whole row, constraints included.
-            try KeyConstraintsRecord(constraints: constraints, since: now).seal(into: &row, key: keyring.constraintsKey)
+            try KeyConstraintsRecord(constraints: constraints, since: now, sinceBoot: authenticators.clock.bootInstant())
+                .seal(into: &row, key: keyring.constraintsKey)
         }
         var stored = key.storedBytes
         defer { wipe(&stored) }
@@ -186,6 +189,13 @@ extension Vault {
 }
 
 extension ItemRow {
+    /// Whether the key's lifetime has ended (``KeyConstraintsRecord/hasExpired(at:boot:)``);
+    /// a record that does not open is left to the caller's integrity check.
+    func hasExpired(keyring: Keyring, clock: any AuthenticationClock) -> Bool {
+        guard let record = try? KeyConstraintsRecord.open(self, key: keyring.constraintsKey) else { return false }
+        return record.hasExpired(at: clock.now(), boot: clock.bootInstant())
+    }
+
     /// The key's attributes; `nil` when one does not read (its constraints included).
     func keyAttributes(keyring: Keyring) -> VaultKey? {
         guard let record = try? KeyConstraintsRecord.open(self, key: keyring.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),

@@ -52,6 +52,32 @@ struct VaultKeyConstraintsTests {
         } == .notAvailable)
     }
 
+    @Test("SPEC D8, issue 23: a process whose wall clock stands still does not stretch a lifetime: it is measured on the kernel's boot clock")
+    func wallClockHeldStill() async throws {
+        let fixture = try await VaultFixture()
+        _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
+        // Eight seconds pass; the process's wall clock says none did.
+        fixture.machine.clock.advance(by: 8)
+        fixture.machine.clock.setWallClock(by: -8)
+        #expect(try await fixture.vault.keys().isEmpty)
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        } == .itemNotFound)
+        #expect(try await Self.keyRows(fixture) == 0, "the use deleted it")
+    }
+
+    @Test("SPEC D8, issue 23: a lifetime set before a reboot has ended after it, whatever the wall clock says")
+    func lifetimeEndsAtReboot() async throws {
+        let fixture = try await VaultFixture()
+        _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(3600)))
+        _ = try await Self.addKey(fixture, name: "plain", constraints: KeyConstraints(confirmEachUse: false))
+        fixture.machine.clock.reboot(downtime: 0, uptime: 5)
+        #expect(try await fixture.vault.keys().map(\.name) == ["plain"], "a key without a lifetime survives the reboot")
+        #expect(await fixture.status {
+            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        } == .itemNotFound)
+    }
+
     @Test("SPEC D8: a confirm-each-use key asks the owner at every use, also with a context authorised ahead of time; no answer, no use",
           arguments: [KeyAlgorithm.ed25519, .x25519])
     func confirmation(algorithm: KeyAlgorithm) async throws {

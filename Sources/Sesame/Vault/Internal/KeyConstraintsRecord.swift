@@ -10,22 +10,27 @@ import Crypto
 /// algorithm and public key, so a record cannot be moved to another key;
 /// the sealed bytes are in the row's MAC, so it cannot be removed either.
 ///
-/// Plaintext: version 1, flags (bit 0: confirm each use), then the expiry
+/// Plaintext: version 2, flags (bit 0: confirm each use), then the expiry
 /// (a presence byte and the `Double` bits, seconds since 1970) and when the
 /// constraints were set (the same), which bounds the clock from below: a
 /// clock that reads earlier than that went back, and a lifetime is not
-/// judged by it.
+/// judged by it. Then the kernel's boot clock at that moment (a presence
+/// byte, the boot id, the uptime's `Double` bits): within that boot a
+/// lifetime is measured on it too, which no process can set (issue 23).
+/// Version 1 had no boot reading.
 struct KeyConstraintsRecord: Sendable, Equatable {
     var constraints: KeyConstraints
     /// When they were set, wall clock.
     var since: Double
+    /// When they were set, on the kernel's boot clock; `nil` where there is none.
+    var sinceBoot: BootInstant?
 
     /// How far the clock may read before ``since`` (NTP steps, another
     /// process's slightly slower clock) before it is called a clock that
     /// went back.
     static let clockSkew: TimeInterval = 120
 
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
 
     var encoded: [UInt8] {
         var writer = ByteWriter()
@@ -38,17 +43,43 @@ struct KeyConstraintsRecord: Sendable, Equatable {
             writer.u8(0)
         }
         writer.u64(since.bitPattern)
+        if let sinceBoot {
+            writer.u8(1)
+            writer.field(sinceBoot.bootID)
+            writer.u64(sinceBoot.uptime.bitPattern)
+        } else {
+            writer.u8(0)
+        }
         return writer.bytes
     }
 
-    init(constraints: KeyConstraints, since: Double) {
+    init(constraints: KeyConstraints, since: Double, sinceBoot: BootInstant? = nil) {
         self.constraints = constraints
         self.since = since
+        self.sinceBoot = sinceBoot
+    }
+
+    /// Whether the lifetime has ended at `now`: by the wall clock, or, for a
+    /// lifetime set with a boot reading, by the boot clock (a process that
+    /// holds its wall clock still gains nothing); a lifetime set in another
+    /// boot has ended, since it cannot be measured across a reboot (an
+    /// OpenSSH agent's `-t` keys end with it too).
+    ///
+    /// - Parameters:
+    ///   - now: The caller's wall clock.
+    ///   - boot: The boot clock now, if the machine has one.
+    func hasExpired(at now: Date, boot: BootInstant?) -> Bool {
+        guard let expires = constraints.expires else { return false }
+        if constraints.hasExpired(at: now) { return true }
+        guard let sinceBoot, let boot else { return false }
+        guard boot.bootID == sinceBoot.bootID else { return true }
+        return boot.uptime - sinceBoot.uptime >= expires.timeIntervalSince1970 - since
     }
 
     init(decoding bytes: [UInt8]) throws(ByteReaderError) {
         var reader = ByteReader(bytes)
-        guard try reader.u8() == Self.version else { throw ByteReaderError() }
+        let version = try reader.u8()
+        guard version == 1 || version == Self.version else { throw ByteReaderError() }
         let flags = try reader.u8()
         guard flags & ~1 == 0 else { throw ByteReaderError() }
         var expires: Date?
@@ -61,7 +92,14 @@ struct KeyConstraintsRecord: Sendable, Equatable {
         default: throw ByteReaderError()
         }
         since = Double(bitPattern: try reader.u64())
-        guard since.isFinite, reader.isAtEnd else { throw ByteReaderError() }
+        guard since.isFinite else { throw ByteReaderError() }
+        if version >= 2, try reader.u8() == 1 {
+            let bootID = String(decoding: try reader.field(), as: UTF8.self)
+            let uptime = Double(bitPattern: try reader.u64())
+            guard uptime.isFinite, uptime >= 0 else { throw ByteReaderError() }
+            sinceBoot = BootInstant(bootID: bootID, uptime: uptime)
+        }
+        guard reader.isAtEnd else { throw ByteReaderError() }
         constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1)
     }
 
