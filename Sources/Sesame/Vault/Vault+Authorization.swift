@@ -121,23 +121,9 @@ extension Vault {
                 return .rejected(fingerprint: nil)
             }
         }
-        switch outcome {
-        case .accepted(let key):
-            return key
-        case .rejected(let delayedUntil?):
-            throw VaultError(.authFailed, "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6); too many wrong passwords: the next one is checked after \(delayedUntil.formatted(.iso8601)) (until then, locked out)",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: delayedUntil))
-        case .rejected(nil), .notChecked:
-            throw VaultError(.authFailed, "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6)")
-        case .refused(let until, let failures):
-            throw VaultError(.authFailed, "Too many wrong application passwords for \(row.name) (\(failures) in a row): locked out until \(until.formatted(.iso8601)); nothing was checked",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
-        case .clockDisagrees(let until):
-            throw VaultError(.authFailed, "Too many wrong application passwords for \(row.name), and this process's clock disagrees with the attempt record (it was set or is faked): locked out until \(until.formatted(.iso8601)) as measured by the kernel's boot clock; nothing was checked",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
-        case .checksInFlight(let count):
-            throw VaultError(.notAvailable, "\(count) other checks of the application password of \(row.name) are still running and did not finish in time; nothing was checked or counted: try again")
-        }
+        if case .accepted(let key) = outcome { return key }
+        throw VaultError(refused: outcome, secret: "application password", of: row.name,
+                         wrong: "\(Self.wrongApplicationPassword) for \(row.name) (SPEC D6)")
     }
 
     private static let wrongApplicationPassword = "Wrong application password"

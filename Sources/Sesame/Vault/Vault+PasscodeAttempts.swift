@@ -42,23 +42,8 @@ extension Vault {
                 return .rejected(fingerprint: nil)
             }
         }
-        switch outcome {
-        case .accepted(let masterKey):
-            return masterKey
-        case .rejected(let delayedUntil?):
-            throw VaultError(.authFailed, "Wrong passcode for \(path); too many wrong passcodes: the next one is checked after \(delayedUntil.formatted(.iso8601)) (until then, locked out)",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: delayedUntil))
-        case .rejected(nil), .notChecked:
-            throw VaultError(.authFailed, "Wrong passcode for \(path) (or its passcode slot was edited)")
-        case .refused(let until, let failures):
-            throw VaultError(.authFailed, "Too many wrong passcodes for \(path) (\(failures) in a row): locked out until \(until.formatted(.iso8601)); nothing was checked",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
-        case .clockDisagrees(let until):
-            throw VaultError(.authFailed, "Too many wrong passcodes for \(path), and this process's clock disagrees with the attempt record (it was set or is faked): locked out until \(until.formatted(.iso8601)) as measured by the kernel's boot clock; nothing was checked",
-                             authenticationError: AuthenticationError(.authenticationFailed, retryAfter: until))
-        case .checksInFlight(let count):
-            throw VaultError(.notAvailable, "\(count) other checks of the passcode of \(path) are still running and did not finish in time; nothing was checked or counted: try again")
-        }
+        if case .accepted(let masterKey) = outcome { return masterKey }
+        throw VaultError(refused: outcome, secret: "passcode", of: path, wrong: "Wrong passcode for \(path) (or its passcode slot was edited)")
     }
 
     /// The guard's answer, its failures as vault errors (a hardware lockout

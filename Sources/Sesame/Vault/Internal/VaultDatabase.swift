@@ -30,12 +30,14 @@ import Foundation
 final class VaultDatabase: Sendable {
     let path: String
     private let state = Locked(State())
+    /// The schema version each connection last saw (see ``fresh(_:)``). Its
+    /// own lock: `state`'s is held while a connection is closed, which waits
+    /// for that connection's transaction, the one that asks here.
+    private let schemaVersions = Locked<[ObjectIdentifier: Int32]>([:])
 
     private struct State {
         var reader: DatabaseQueue?
         var writer: DatabaseQueue?
-        /// The schema version each connection last saw (see ``fresh(_:)``).
-        var schemaVersions: [ObjectIdentifier: Int32] = [:]
     }
 
     private init(path: String) {
@@ -112,12 +114,12 @@ final class VaultDatabase: Sendable {
     /// another process's upgrade re-laid (SPEC D9), not the ones it cached.
     /// GRDB does this for pools, not for the queues the vault uses.
     private func fresh<Value>(_ body: @escaping @Sendable (Database) throws -> Value) -> @Sendable (Database) throws -> Value {
-        { [state] db in
+        { [schemaVersions] db in
             let version = try db.schemaVersion()
             let key = ObjectIdentifier(db)
-            let changed = state.withLock { state -> Bool in
-                defer { state.schemaVersions[key] = version }
-                return state.schemaVersions[key].map { $0 != version } ?? true
+            let changed = schemaVersions.withLock { versions -> Bool in
+                defer { versions[key] = version }
+                return versions[key].map { $0 != version } ?? true
             }
             if changed { db.clearSchemaCache() }
             return try body(db)
