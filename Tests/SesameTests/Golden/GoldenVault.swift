@@ -7,6 +7,14 @@ import SesameTesting
 /// by every build (GoldenVaultTests). A format change needs a migration that
 /// keeps those tests passing; never regenerate the files to make them pass.
 ///
+/// The golden vaults are never regenerated: not this one (format 2, read
+/// and then sealed by its upgrade), nor ``GoldenVault6``'s under
+/// `Resources6/` (format 6, read as it is). Each was made once, by its
+/// `write(to:)` called from a test that was not committed, and committed as
+/// made; the generators stay as the record of how. A new format gets a new
+/// golden vault of its own beside these; the old ones keep testing the
+/// migrations and the encodings they froze.
+///
 /// The secrets here are test secrets; they protect nothing but this fixture.
 enum GoldenVault {
     static let passcode = "golden passcode 2026"
@@ -44,6 +52,37 @@ enum GoldenVault {
     static let labelled = (account: "labelled", label: "A label for people ✓")
 
     static func value(of account: String) -> String { "value of \(account) — ünïcode" }
+
+    /// Every item's attributes as written, sorted as ``Vault/list(service:)`` sorts.
+    static var items: [VaultItem] {
+        var items: [VaultItem] = []
+        for (account, accessControl) in accessControls {
+            items.append(VaultItem(service: service, account: account, label: nil, accessibility: .whenUnlocked,
+                                   accessControl: accessControl, created: madeAt, modified: madeAt))
+        }
+        for (account, accessibility) in accessibilities {
+            items.append(VaultItem(service: service, account: account, label: nil, accessibility: accessibility,
+                                   accessControl: Vault.noAccessControl, created: madeAt, modified: madeAt))
+        }
+        items.append(VaultItem(service: "other service", account: labelled.account, label: labelled.label,
+                               accessibility: .whenUnlocked, accessControl: Vault.noAccessControl, created: madeAt, modified: madeAt))
+        return items.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
+    }
+
+    /// Reads `account` of ``service`` on `machine`, with whatever its access
+    /// control asks for (the application password; a finger; the device passcode).
+    static func read(_ vault: Vault, _ account: String, accessControl: AccessControl, on machine: Fixture) async throws -> String {
+        let context = machine.context()
+        _ = context.setCredential(SecretBytes(utf8: applicationPassword), type: .applicationPassword)
+        let factors = accessControl.userFactors
+        if factors == [.devicePasscode] {
+            machine.presenter.answerSecrets(.enter("device-1234"))
+        } else if !factors.subtracting([.applicationPassword]).isEmpty {
+            machine.sensor.present(.match)
+        }
+        let value = try await vault.read(service: service, account: account, operationPrompt: "Golden", context: context)
+        return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
 
     /// The machine the vault was made and is read on.
     static func machine() -> Fixture {

@@ -35,34 +35,11 @@ struct GoldenVaultTests {
         return try #require(RecoveryKey(printed.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
-    private func expectedItems() -> [VaultItem] {
-        var items: [VaultItem] = []
-        for (account, accessControl) in GoldenVault.accessControls {
-            items.append(VaultItem(service: GoldenVault.service, account: account, label: nil, accessibility: .whenUnlocked,
-                                   accessControl: accessControl, created: GoldenVault.madeAt, modified: GoldenVault.madeAt))
-        }
-        for (account, accessibility) in GoldenVault.accessibilities {
-            items.append(VaultItem(service: GoldenVault.service, account: account, label: nil, accessibility: accessibility,
-                                   accessControl: Vault.noAccessControl, created: GoldenVault.madeAt, modified: GoldenVault.madeAt))
-        }
-        items.append(VaultItem(service: "other service", account: GoldenVault.labelled.account, label: GoldenVault.labelled.label,
-                               accessibility: .whenUnlocked, accessControl: Vault.noAccessControl,
-                               created: GoldenVault.madeAt, modified: GoldenVault.madeAt))
-        return items.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
-    }
+    private func expectedItems() -> [VaultItem] { GoldenVault.items }
 
     /// Reads `account` with whatever its access control asks for.
     private func read(_ vault: Vault, _ account: String, accessControl: AccessControl) async throws -> String {
-        let context = machine.context()
-        _ = context.setCredential(SecretBytes(utf8: GoldenVault.applicationPassword), type: .applicationPassword)
-        let factors = accessControl.userFactors
-        if factors == [.devicePasscode] {
-            machine.presenter.answerSecrets(.enter("device-1234"))
-        } else if !factors.subtracting([.applicationPassword]).isEmpty {
-            machine.sensor.present(.match)
-        }
-        let value = try await vault.read(service: GoldenVault.service, account: account, operationPrompt: "Golden", context: context)
-        return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        try await GoldenVault.read(vault, account, accessControl: accessControl, on: machine)
     }
 
     @Test("The raw file: format 2, the three slot kinds, the passcode's attempt record with its one wrong passcode")
