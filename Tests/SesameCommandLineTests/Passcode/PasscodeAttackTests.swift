@@ -16,10 +16,7 @@ struct PasscodeAttackTests: VaultHomeSuite {
     }
 
     private func initVault(log2N: Int = 10) async throws {
-        let created = try await place.script(["init", "--passcode-fd", "3", "--passcode-only", "--scrypt-log2n", "\(log2N)"], secret: Self.right)
-        try #require(created.status == 0, "\(created.stderr)")
-        let put = try await place.script(["put", "k", "--passcode-fd", "3"], stdin: Data("v".utf8), secret: Self.right)
-        try #require(put.status == 0, "\(put.stderr)")
+        try await place.initPasscodeOnlyVault(passcode: Self.right, log2N: log2N)
     }
 
     private func get(_ passcode: String) async throws -> SesameBinary.Result {

@@ -93,3 +93,14 @@ extension VaultHomeSuite {
     var vault: String { place.vault }
     var environment: [String: String] { place.environment }
 }
+
+extension VaultHome {
+    /// A passcode-only vault (cheap scrypt) holding one item `k`, as the
+    /// attempt-limit attacks start from.
+    func initPasscodeOnlyVault(passcode: String, log2N: Int = 10) async throws {
+        let created = try await script(["init", "--passcode-fd", "3", "--passcode-only", "--scrypt-log2n", "\(log2N)"], secret: passcode)
+        try #require(created.status == 0, "\(created.stderr)")
+        let put = try await script(["put", "k", "--passcode-fd", "3"], stdin: Data("v".utf8), secret: passcode)
+        try #require(put.status == 0, "\(put.stderr)")
+    }
+}
