@@ -20,20 +20,38 @@ public struct SesameCommand: AsyncParsableCommand {
             Shell completions: sesame --generate-completion-script bash|zsh|fish
             """,
         version: version,
-        subcommands: [
-            StatusCommand.self, AuthenticateCommand.self,
-            InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
-            PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
-            FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
-            OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
-        ] + HelpTopic.commands
+        subcommands: commands
     )
+
+    /// The subcommands, apart from the configuration: finding the one to run
+    /// must not build the root's help text (its topic index reflects on types).
+    static let commands: [any ParsableCommand.Type] = [
+        StatusCommand.self, AuthenticateCommand.self,
+        InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
+        PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
+        FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
+        OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
+    ] + HelpTopic.commands
 
     /// What `sesame --version` prints.
     public static let version = "0.1.0"
 
     /// The root command, as ArgumentParser creates it; prints the help.
     public init() {}
+
+    /// Parses a command line as ``parseAsRoot(_:)`` does, with the same
+    /// result, the same errors and the same messages, but building only the
+    /// tree of the subcommand it names when that subcommand's own parse
+    /// succeeds; help, completions, `--version` and every error are parsed
+    /// from the root.
+    ///
+    /// - Parameter arguments: The arguments after the program's name.
+    /// - Returns: The parsed command, ready to run.
+    /// - Throws: What ``parseAsRoot(_:)`` throws for `arguments`.
+    public static func parse(dispatching arguments: [String]) throws -> any ParsableCommand {
+        if let command = SubcommandDispatch.parse(arguments, among: commands) { return command }
+        return try parseAsRoot(arguments)
+    }
 
     /// Parses this process's arguments and runs the command, then exits with
     /// its status: failures map to ``ExitStatus`` codes, usage errors to 2
@@ -43,7 +61,7 @@ public struct SesameCommand: AsyncParsableCommand {
     ///   process's by default (`git-credential-sesame` puts `git-credential` first).
     public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parse(dispatching: arguments ?? Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
