@@ -4,7 +4,7 @@ import Sesame
 /// `sesame`: Sesame's command-line front end.
 public struct SesameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "sesame",
+        commandName: name,
         abstract: "Ask whether the owner is really here, with the fingerprint reader, the login password or an app passcode.",
         discussion: """
             Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 authentication failed, 5 cancelled, \
@@ -25,6 +25,7 @@ public struct SesameCommand: AsyncParsableCommand {
 
     /// The subcommands, apart from the configuration: finding the one to run
     /// must not build the root's help text (its topic index reflects on types).
+    /// The help topics only print, and keep their own usage line ("exit-codes").
     static let commands: [any ParsableCommand.Type] = [
         StatusCommand.self, AuthenticateCommand.self,
         InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
@@ -32,6 +33,12 @@ public struct SesameCommand: AsyncParsableCommand {
         FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
         OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
     ] + HelpTopic.commands
+
+    /// The command's name. Each subcommand names it as its super-command, so
+    /// that its own parse (``parse(dispatching:)``) leaves completion-script
+    /// requests to the root's: ArgumentParser looks for them, reflecting on
+    /// its completion commands, only when the command it parses has none.
+    static let name = "sesame"
 
     /// What `sesame --version` prints.
     public static let version = "0.1.0"

@@ -5,8 +5,11 @@ import ArgumentParser
 /// `SesameCommand.parseAsRoot` builds the whole command tree and reflects
 /// every command's arguments (for `--generate-completion-script`) before it
 /// looks at the first argument: a quarter of a `sesame get`
-/// (docs/PERFORMANCE.md, "Process start"). The leading arguments that name
-/// subcommands pick the deepest one; its own parse then sees the rest.
+/// (docs/PERFORMANCE.md, "Process start"). The first argument names the
+/// subcommand; its own parse then sees the rest. The subcommands name
+/// `sesame` as their super-command, so that parse does not look for a
+/// completion-script request either (a second reflection, on
+/// ArgumentParser's completion commands); the root's parse answers it.
 ///
 /// That parse is trusted only when it gives one of the subcommand's own
 /// commands: the root has no options or arguments of its own, and neither
@@ -19,8 +22,8 @@ enum SubcommandDispatch {
     /// `nil` when the first argument names none of `commands` (the root's
     /// subcommands) or that parse gives no command of that subcommand's.
     static func parse(_ arguments: [String], among commands: [any ParsableCommand.Type]) -> (any ParsableCommand)? {
-        guard let (command, rest) = route(arguments[...], among: commands),
-              let parsed = try? command.parseAsRoot(Array(rest)),
+        guard let (command, rest) = route(arguments, among: commands),
+              let parsed = try? command.parseAsRoot(rest),
               // A help request parses to ArgumentParser's help command, which
               // would name the subcommand alone ("USAGE: get"): the root says it.
               command == type(of: parsed) || descends(type(of: parsed), among: command.configuration.subcommands)
@@ -33,15 +36,14 @@ enum SubcommandDispatch {
         commands.contains { $0 == command || descends(command, among: $0.configuration.subcommands) }
     }
 
-    /// The deepest command the leading arguments name, starting among
-    /// `commands`, with the arguments after its name; `nil` when the first
-    /// one names none of them.
+    /// The subcommand the first argument names among `commands`, with the
+    /// arguments after it; `nil` when it names none. One level is enough: a
+    /// group's tree is its subcommands' configurations, built without reflection.
     static func route(
-        _ arguments: ArraySlice<String>, among commands: [any ParsableCommand.Type]
-    ) -> (any ParsableCommand.Type, ArraySlice<String>)? {
+        _ arguments: [String], among commands: [any ParsableCommand.Type]
+    ) -> (any ParsableCommand.Type, [String])? {
         guard let first = arguments.first, let command = commands.first(where: { named($0, first) }) else { return nil }
-        let rest = arguments.dropFirst()
-        return route(rest, among: command.configuration.subcommands) ?? (command, rest)
+        return (command, Array(arguments.dropFirst()))
     }
 
     /// Whether `word` is the command's name or one of its aliases, as

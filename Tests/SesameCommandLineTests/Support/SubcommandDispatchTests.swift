@@ -15,7 +15,7 @@ struct SubcommandDispatchTests {
         ["key", "sign", "k"], ["key", "sign", "--json", "--format", "raw", "k"], ["key", "create", "k", "--algorithm", "ed25519"],
         ["key", "ls"], ["key", "public", "k"], ["otp", "code", "x"], ["otp", "x"], ["otp", "add", "x"],
         ["passcode", "set"], ["passcode", "set", "--new-passcode-fd", "4"], ["passcode", "change", "--passcode-fd", "3", "--new-passcode-fd", "4"],
-        ["feature", "check", "deploy"], ["feature", "list"], ["run", "--", "true", "--help"], ["read", "sesame://web/x"],
+        ["feature", "check", "deploy"], ["feature", "list"], ["exit-codes"], ["run", "--", "true", "--help"], ["read", "sesame://web/x"],
         ["git-credential", "get"], ["git-credential", "--service", "git", "store"], ["key"], ["passcode"],
     ]
 
@@ -25,6 +25,7 @@ struct SubcommandDispatchTests {
         ["get", "x", "--version"], ["get", "x", "--reason", "--version"], ["put", "x", "--version"], ["put", "x", "--help"], ["key", "--help"], ["key", "sign", "--help"],
         ["key", "help", "sign"], ["otp", "code", "--help"], ["otp", "--help"], ["passcode", "set", "--help"],
         ["git-credential", "--help"], ["--generate-completion-script", "bash"], ["get", "--generate-completion-script", "zsh"],
+        ["put", "x", "--generate-completion-script", "bash"], ["key", "sign", "--generate-completion-script", "fish"], ["exit-codes", "--help"],
         ["get", "--experimental-dump-help"], ["nonsense"], ["get"], ["get", "x", "y", "z"], ["get", "--bogus", "x"], ["get", "x", "--json", "--clip"],
         ["get", "x", "--reuse", "900"], ["key", "sign"], ["key", "nonsense"], ["key", "sign", "k", "--format"], ["otp", "add", "x", "secret"],
         ["put", "x", "value"], ["passcode", "set", "--passcode-fd", "3", "--new-passcode-fd", "3"], ["passcode", "nonsense"],
@@ -46,13 +47,23 @@ struct SubcommandDispatchTests {
         #expect(Outcome(parsed: command) == Outcome(SesameCommand.parseAsRoot, arguments))
     }
 
-    @Test("Issue 24: nested commands are parsed at their own level", arguments: [
-        (["key", "sign", "k"], "KeySignCommand"), (["otp", "code", "x"], "OTPCodeCommand"), (["otp", "x"], "OTPCommand"),
-        (["passcode", "set"], "PasscodeSetCommand"), (["get", "x"], "GetCommand"), (["git-credential", "get"], "GitCredentialCommand"),
+    @Test("Issue 24: the first argument picks the subcommand whose own parse sees the rest", arguments: [
+        (["key", "sign", "k"], "KeyCommand", ["sign", "k"]), (["otp", "x"], "OTPCommand", ["x"]), (["get", "x"], "GetCommand", ["x"]),
+        (["git-credential", "get"], "GitCredentialCommand", ["get"]), (["exit-codes"], "ExitCodesTopic", []),
     ])
-    func route(arguments: [String], command: String) throws {
-        let (type, _) = try #require(SubcommandDispatch.route(arguments[...], among: SesameCommand.commands))
+    func route(arguments: [String], command: String, rest: [String]) throws {
+        let (type, remaining) = try #require(SubcommandDispatch.route(arguments, among: SesameCommand.commands))
         #expect(String(describing: type) == command)
+        #expect(remaining == rest)
+        #expect(SubcommandDispatch.route(["help"] + arguments, among: SesameCommand.commands) == nil)
+    }
+
+    @Test("Issue 24: every command names sesame as its super-command, so its own parse skips the completion-script check")
+    func superCommand() {
+        for command in SesameCommand.commands where !HelpTopic.commands.contains(where: { $0 == command }) {
+            #expect(command.configuration._superCommandName == SesameCommand.name, "\(command)")
+        }
+        #expect(SesameCommand.configuration.subcommands.map(ObjectIdentifier.init) == SesameCommand.commands.map(ObjectIdentifier.init))
     }
 
     @Test("Issue 24: help, version, completions and usage errors fall back to the root", arguments: answered + helpCommand)
