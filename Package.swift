@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "SesameCommandLineTests",
             dependencies: [
-                "sesame-cli", "git-credential-sesame", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                "sesame-cli", "git-credential-sesame", "SesameCommandLine", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 // Only to play the attacker who edits the vault file (the attempt tests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -20,6 +20,7 @@ import SesameLinux
 struct AuthenticateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authenticate",
+        _superCommandName: SesameCommand.name,
         abstract: "Ask the owner to prove they are here (fingerprint, then the login password); exit 0 if they do.",
         discussion: "Prompts go to the terminal, never to standard output. Ctrl-C cancels (exit 5)."
     )

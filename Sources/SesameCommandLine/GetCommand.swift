@@ -5,6 +5,7 @@ import Sesame
 struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
+        _superCommandName: SesameCommand.name,
         abstract: "Write a secret's value to standard output, exactly (no newline is added).",
         discussion: "Prompts, when the item needs one, go to the terminal. Ctrl-C cancels (exit 5)."
     )

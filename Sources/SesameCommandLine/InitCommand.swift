@@ -15,6 +15,7 @@ import Sesame
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
+        _superCommandName: SesameCommand.name,
         abstract: "Create the vault: opened by this device's key or a passcode, plus a recovery key shown once.",
         discussion: """
             The recovery key is written to the terminal (or standard error when there is none), never to \

@@ -11,6 +11,7 @@ import Sesame
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
+        _superCommandName: SesameCommand.name,
         abstract: "List the items: service, name, access and accessibility; never values."
     )
 

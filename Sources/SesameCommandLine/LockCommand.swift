@@ -11,6 +11,7 @@ import Sesame
 struct LockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock",
+        _superCommandName: SesameCommand.name,
         abstract: "End the fingerprint reuse window now: the next --reuse prompts again (exit 0, even when none is open).",
         discussion: "The window is kept in the kernel user keyring and ends by itself after at most 300 seconds or at reboot."
     )

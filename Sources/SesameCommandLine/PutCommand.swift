@@ -5,6 +5,7 @@ import Sesame
 struct PutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "put",
+        _superCommandName: SesameCommand.name,
         abstract: "Store a secret read from standard input (or typed, masked, on the terminal).",
         discussion: """
             The value is read from standard input byte for byte (use `printf %s` rather than `echo` \

@@ -6,6 +6,7 @@ import Sesame
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
+        _superCommandName: SesameCommand.name,
         abstract: "Delete an item."
     )
 

@@ -4,7 +4,7 @@ import Sesame
 /// `sesame`: Sesame's command-line front end.
 public struct SesameCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
-        commandName: "sesame",
+        commandName: name,
         abstract: "Ask whether the owner is really here, with the fingerprint reader, the login password or an app passcode.",
         discussion: """
             Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 authentication failed, 5 cancelled, \
@@ -20,20 +20,45 @@ public struct SesameCommand: AsyncParsableCommand {
             Shell completions: sesame --generate-completion-script bash|zsh|fish
             """,
         version: version,
-        subcommands: [
-            StatusCommand.self, AuthenticateCommand.self,
-            InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
-            PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
-            FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
-            OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
-        ] + HelpTopic.commands
+        subcommands: commands
     )
+
+    /// The subcommands, apart from the configuration: finding the one to run
+    /// must not build the root's help text (its topic index reflects on types).
+    /// The help topics only print, and keep their own usage line ("exit-codes").
+    static let commands: [any ParsableCommand.Type] = [
+        StatusCommand.self, AuthenticateCommand.self,
+        InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
+        PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
+        FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
+        OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
+    ] + HelpTopic.commands
+
+    /// The command's name. Each subcommand names it as its super-command, so
+    /// that its own parse (``parse(dispatching:)``) leaves completion-script
+    /// requests to the root's: ArgumentParser looks for them, reflecting on
+    /// its completion commands, only when the command it parses has none.
+    static let name = "sesame"
 
     /// What `sesame --version` prints.
     public static let version = "0.1.0"
 
     /// The root command, as ArgumentParser creates it; prints the help.
     public init() {}
+
+    /// Parses a command line as ``parseAsRoot(_:)`` does, with the same
+    /// result, the same errors and the same messages, but building only the
+    /// tree of the subcommand it names when that subcommand's own parse
+    /// succeeds; help, completions, `--version` and every error are parsed
+    /// from the root.
+    ///
+    /// - Parameter arguments: The arguments after the program's name.
+    /// - Returns: The parsed command, ready to run.
+    /// - Throws: What ``parseAsRoot(_:)`` throws for `arguments`.
+    public static func parse(dispatching arguments: [String]) throws -> any ParsableCommand {
+        if let command = SubcommandDispatch.parse(arguments, among: commands) { return command }
+        return try parseAsRoot(arguments)
+    }
 
     /// Parses this process's arguments and runs the command, then exits with
     /// its status: failures map to ``ExitStatus`` codes, usage errors to 2
@@ -43,7 +68,7 @@ public struct SesameCommand: AsyncParsableCommand {
     ///   process's by default (`git-credential-sesame` puts `git-credential` first).
     public static func runFromCommandLine(_ arguments: [String]? = nil) async -> Never {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parse(dispatching: arguments ?? Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -9,6 +9,10 @@
 // trap or a hang. An error must map to one of the exit codes sesame
 // documents for parsing: 0 (help, version, completions) or 2 (usage; the
 // command maps ArgumentParser's validation code 64 to 2 itself).
+//
+// `sesame` parses only the subcommand it runs (issue 24): that parse must
+// give the very command the root's parse gives (every decoded value), or
+// the same message and exit code.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,18 +23,36 @@ import SesameCommandLine
 func fuzzCommandLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-    do {
-        _ = try SesameCommand.parseAsRoot(arguments)
-    } catch {
-        _ = SesameCommand.fullMessage(for: error)
-        _ = SesameCommand.message(for: error)
-        let code = SesameCommand.exitCode(for: error)
+    let root = outcome(arguments, SesameCommand.parseAsRoot)
+    if case .error(_, let code) = root {
         let documented: Set<Int32> = [ExitCode.success.rawValue, ExitCode.validationFailure.rawValue, 1]
-        if !documented.contains(code.rawValue) {
-            fatalError("parsing \(arguments) failed with exit code \(code.rawValue): \(error)")
+        if !documented.contains(code) {
+            fatalError("parsing \(arguments) failed with exit code \(code)")
         }
     }
+    let dispatched = outcome(arguments, SesameCommand.parse(dispatching:))
+    if dispatched != root {
+        fatalError("parsing \(arguments) only as the subcommand gave \(dispatched), the root's parse \(root)")
+    }
     return 0
+}
+
+/// What a parse gave: the command's type and every decoded value, or the
+/// error's message and exit code.
+enum Outcome: Equatable {
+    case command(String)
+    case error(String, Int32)
+}
+
+func outcome(_ arguments: [String], _ parse: ([String]) throws -> any ParsableCommand) -> Outcome {
+    do {
+        var text = ""
+        dump(try parse(arguments), to: &text)
+        return .command(text)
+    } catch {
+        _ = SesameCommand.message(for: error)
+        return .error(SesameCommand.fullMessage(for: error, columns: 80), SesameCommand.exitCode(for: error).rawValue)
+    }
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

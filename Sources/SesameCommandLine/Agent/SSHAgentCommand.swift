@@ -10,6 +10,7 @@ import SesameLinux
 struct SSHAgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ssh-agent",
+        _superCommandName: SesameCommand.name,
         abstract: "Serve the vault's SSH keys to ssh, ssh-add and git; every signature runs the key's access control.",
         discussion: """
             Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600); \

@@ -9,6 +9,7 @@ import Sesame
 struct ClipboardClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clipboard-clear",
+        _superCommandName: SesameCommand.name,
         abstract: "Internal: clear the clipboard after a delay if it still holds the value on standard input.",
         shouldDisplay: false
     )

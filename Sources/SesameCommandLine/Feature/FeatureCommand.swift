@@ -4,6 +4,7 @@ import ArgumentParser
 struct FeatureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feature",
+        _superCommandName: SesameCommand.name,
         abstract: "Choose which features need a fingerprint check, and check one (for scripts and `sesame run --feature`).",
         discussion: """
             Protection is kept in the vault, sealed under its key. Switching it on needs no scan but a \

@@ -6,6 +6,7 @@ import Sesame
 struct GitCredentialCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "git-credential",
+        _superCommandName: SesameCommand.name,
         abstract: "Be git's credential helper: get, store and erase git's passwords in the vault.",
         discussion: """
             Set up with `git config --global credential.helper sesame` (runs git-credential-sesame) or \

@@ -6,6 +6,7 @@ import ArgumentParser
 struct KeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "key",
+        _superCommandName: SesameCommand.name,
         abstract: "Keys that sign, decrypt or agree on secrets inside the vault; their private part never leaves it.",
         discussion: """
             Algorithms: ed25519 and p256 sign; x25519 and p256-agreement decrypt and agree on secrets. \

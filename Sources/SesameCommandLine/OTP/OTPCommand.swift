@@ -5,6 +5,7 @@ import ArgumentParser
 struct OTPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "otp",
+        _superCommandName: SesameCommand.name,
         abstract: "One-time codes (TOTP and HOTP) from otpauth:// URIs stored in the vault.",
         discussion: """
             `sesame otp add NAME < uri-file` stores an otpauth:// URI (the text behind a QR code) read \

@@ -4,6 +4,7 @@ import ArgumentParser
 struct PasscodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passcode",
+        _superCommandName: SesameCommand.name,
         abstract: "Set, change or remove the vault passcode.",
         discussion: """
             Wrong passcodes are counted across runs: from the 5th in a row sesame waits 1 minute, then 5, \

@@ -16,6 +16,7 @@ import Sesame
 struct InjectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inject",
+        _superCommandName: SesameCommand.name,
         abstract: "Write a template with its {{ sesame://SERVICE/NAME }} placeholders replaced by the items' values.",
         discussion: """
             Every referenced item must exist before anything is asked (exit 3 otherwise); items that share \

@@ -5,6 +5,7 @@ import Sesame
 struct ReadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "read",
+        _superCommandName: SesameCommand.name,
         abstract: "Write the value of the item a sesame:// reference names to standard output, exactly.",
         discussion: """
             A reference is sesame://SERVICE/NAME, each part percent-encoded as in a URL \

@@ -17,6 +17,7 @@ import Sesame
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        _superCommandName: SesameCommand.name,
         abstract: "Run a command with vault items in its environment, after the feature's check.",
         discussion: """
             Secrets go only into the command's environment, never into its arguments or sesame's output. \

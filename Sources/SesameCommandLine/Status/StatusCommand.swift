@@ -10,6 +10,7 @@ import Sesame
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
+        _superCommandName: SesameCommand.name,
         abstract: "Show the state of each authenticator, the vault and the reuse window (never prompts).",
         discussion: "The vault is described without unlocking it: its key slots and how many items it holds."
     )

@@ -5,6 +5,7 @@ import Sesame
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        _superCommandName: SesameCommand.name,
         abstract: "Write the items that may leave this device to a passphrase-encrypted file.",
         discussion: """
             Asks for a passphrase, typed twice on the terminal or read from --passphrase-fd N, then for the \

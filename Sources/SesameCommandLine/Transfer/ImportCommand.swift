@@ -15,6 +15,7 @@ import Sesame
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
+        _superCommandName: SesameCommand.name,
         abstract: "Add the items of an export file to the vault; items that already exist are kept as they are.",
         discussion: """
             The passphrase is typed on the terminal or read from --passphrase-fd N; FILE `-` reads the export \
