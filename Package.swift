@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Sesame", targets: ["Sesame"]),
         .library(name: "SesameLinux", targets: ["SesameLinux"]),
+        .library(name: "SesameSSH", targets: ["SesameSSH"]),
+        .library(name: "SesameSecretsInUse", targets: ["SesameSecretsInUse"]),
         .library(name: "SesameApple", targets: ["SesameApple"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
@@ -19,7 +21,7 @@ let package = Package(
         // ASN.1/PEM for key import and SubjectPublicKeyInfo (swift-crypto uses it too).
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // The agent's socket server (SesameLinux only): an event loop with accept back-off.
+        // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
@@ -47,8 +49,30 @@ let package = Package(
                 "Sesame",
                 "CSesameLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        // Integrations: each its own module over the core, so an app that
+        // imports only `Sesame` links none of them (docs/ARCHITECTURE.md).
+        // The ssh-agent protocol, its answers over the vault's keys, and its
+        // UNIX-socket server.
+        .target(
+            name: "SesameSSH",
+            dependencies: [
+                "Sesame",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Secrets where they are used: sesame:// references, templates, env
+        // files, git credentials and one-time codes.
+        .target(
+            name: "SesameSecretsInUse",
+            dependencies: [
+                "Sesame",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -72,6 +96,8 @@ let package = Package(
             name: "SesameCommandLine",
             dependencies: [
                 "Sesame",
+                "SesameSSH",
+                "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -99,6 +125,8 @@ let package = Package(
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
         .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
+        .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
+        .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
         .testTarget(
             name: "SesameAppleTests",
             // Crypto computes the peer's side of Secure Enclave key agreement.

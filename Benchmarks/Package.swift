@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sesame", package: sesame),
                 .product(name: "SesameLinux", package: sesame),
+                .product(name: "SesameSSH", package: sesame),
                 .product(name: "SesameTesting", package: sesame),
             ],
             path: "Benchmarks/AgentBenchmark",

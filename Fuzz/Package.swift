@@ -45,19 +45,19 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzAgent",
-            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSSH", package: sesame)]
         ),
         .executableTarget(
             name: "FuzzReferences",
-            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretsInUse", package: sesame)]
         ),
         .executableTarget(
             name: "FuzzOTP",
-            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretsInUse", package: sesame)]
         ),
         .executableTarget(
             name: "FuzzGitCredential",
-            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame)]
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretsInUse", package: sesame)]
         ),
         .executableTarget(
             name: "FuzzCLI",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame get NAME`: the value, and nothing else, on standard output.
 struct GetCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Sesame
+import SesameSSH
+import SesameSecretsInUse
 
 /// `sesame`: Sesame's command-line front end.
 public struct SesameCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import Glibc
 import Sesame
+import SesameSSH
 import SesameLinux
 import SesameTesting
 

@@ -13,6 +13,7 @@ import Glibc
 #endif
 import FuzzSupport
 import Sesame
+import SesameSSH
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAgent(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

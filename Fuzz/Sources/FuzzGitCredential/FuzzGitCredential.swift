@@ -20,6 +20,7 @@ import Dispatch
 import Foundation
 import FuzzSupport
 import Sesame
+import SesameSecretsInUse
 
 let vault: Vault = blocking { await temporaryVault(prefix: "sesame-fuzz-git-credential") }
 

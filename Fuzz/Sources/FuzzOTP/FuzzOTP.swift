@@ -11,6 +11,7 @@ import Glibc
 #endif
 import FuzzSupport
 import Sesame
+import SesameSecretsInUse
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

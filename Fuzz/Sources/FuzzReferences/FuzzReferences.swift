@@ -9,6 +9,7 @@ import Glibc
 #endif
 import FuzzSupport
 import Sesame
+import SesameSecretsInUse
 
 func fuzzReferences(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

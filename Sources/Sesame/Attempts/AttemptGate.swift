@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a check of one entry found.
-enum AttemptVerdict<Value: Sendable>: Sendable {
+package enum AttemptVerdict<Value: Sendable>: Sendable {
     /// The entry was right.
     case accepted(Value)
     /// The entry was wrong. `fingerprint` identifies it (keyed, as slow to
@@ -17,7 +17,7 @@ enum AttemptVerdict<Value: Sendable>: Sendable {
 }
 
 /// How an attempt through the gate ended. Each refusal names its true reason.
-enum AttemptOutcome<Value: Sendable>: Sendable {
+package enum AttemptOutcome<Value: Sendable>: Sendable {
     /// The entry was right; the count is cleared.
     case accepted(Value)
     /// The entry was wrong and stays counted; `delayedUntil` is the delay it
@@ -49,15 +49,15 @@ enum AttemptOutcome<Value: Sendable>: Sendable {
 /// (`kill -9`) leaves its attempt in flight, and the next attempt settles it
 /// as wrong. Delays are measured on the kernel's boot clock, so a process
 /// that sets or fakes its wall clock ends none early.
-struct AttemptGate: Sendable {
-    let ledger: any AttemptLedger
-    let schedule: BackoffSchedule
-    let clock: any AuthenticationClock
+package struct AttemptGate: Sendable {
+    package let ledger: any AttemptLedger
+    package let schedule: BackoffSchedule
+    package let clock: any AuthenticationClock
     /// An attempt in flight longer than this is settled as wrong (its
     /// process may have hung or its pid been reused).
-    var staleAfter: TimeInterval = 300
+    package var staleAfter: TimeInterval = 300
 
-    init(ledger: any AttemptLedger, schedule: BackoffSchedule, clock: any AuthenticationClock, staleAfter: TimeInterval = 300) {
+    package init(ledger: any AttemptLedger, schedule: BackoffSchedule, clock: any AuthenticationClock, staleAfter: TimeInterval = 300) {
         self.ledger = ledger
         self.schedule = schedule
         self.clock = clock
@@ -78,7 +78,7 @@ struct AttemptGate: Sendable {
     ///     attempt is stored. An error it throws counts the attempt as wrong.
     /// - Returns: How the attempt ended.
     /// - Throws: The check's error, or the ledger's as `ledgerFailure` made it.
-    func attempt<Value: Sendable, Failure: Error>(
+    package func attempt<Value: Sendable, Failure: Error>(
         ledgerFailure: (any Error) -> Failure,
         _ check: () async throws(Failure) -> AttemptVerdict<Value>
     ) async throws(Failure) -> AttemptOutcome<Value> {

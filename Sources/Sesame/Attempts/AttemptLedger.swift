@@ -4,7 +4,7 @@
 /// Implementations: the vault's passcode slot (a row in the vault file,
 /// changed in an SQLite write transaction), the app passcode record (its
 /// store's atomic update), the device passcode (the ``AttemptStore``).
-protocol AttemptLedger: Sendable {
+package protocol AttemptLedger: Sendable {
     /// Runs `change` on the counter while holding the lock, and stores the
     /// result durably before returning; no other process reads or writes the
     /// counter in between.

@@ -7,11 +7,11 @@ import Dispatch
 /// All derivations are HKDF-SHA256 with the vault's random identifier as salt,
 /// so two vaults with the same master key material still derive unrelated
 /// keys, and each purpose has its own `info` label.
-enum KeyDerivation {
+package enum KeyDerivation {
     /// A key for one purpose from the master key.
     ///
     /// - Parameter label: The purpose, a ``Labels`` entry.
-    static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], label: String) -> SymmetricKey {
+    package static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], label: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, salt: vaultID, info: Labels.bytes(label), outputByteCount: 32)
     }
 
@@ -19,7 +19,7 @@ enum KeyDerivation {
     /// accessibility go into `info`; the factor material (domain state,
     /// password-derived key) goes into the input key material, so without
     /// it the class key cannot be computed at all.
-    static func classKey(
+    package static func classKey(
         _ masterKey: SymmetricKey,
         vaultID: [UInt8],
         accessControl: AccessControl,
@@ -43,7 +43,7 @@ enum KeyDerivation {
     }
 
     /// A key from a passcode, password or passphrase (scrypt).
-    static func passwordKey(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) throws -> SymmetricKey {
+    package static func passwordKey(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) throws -> SymmetricKey {
         try password.withUnsafeBytes { bytes in
             try KDF.Scrypt.deriveKey(
                 from: bytes, salt: salt, outputByteCount: 32,
@@ -57,7 +57,7 @@ enum KeyDerivation {
     /// cost scrypt holds a core for about a quarter of a second, which must
     /// not take one of the few threads of Swift's cooperative pool (two on a
     /// 2-core machine) away from the app.
-    static func passwordKeyOffPool(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) async throws -> SymmetricKey {
+    package static func passwordKeyOffPool(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) async throws -> SymmetricKey {
         let result: Result<SymmetricKey, any Error> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: Result { try passwordKey(password, salt: salt, cost: cost) })
@@ -66,7 +66,7 @@ enum KeyDerivation {
         return try result.get()
     }
 
-    static func randomBytes(_ count: Int) -> [UInt8] {
+    package static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }

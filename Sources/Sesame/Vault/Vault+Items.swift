@@ -46,7 +46,7 @@ extension Vault {
     /// ``add(_:service:account:label:accessibility:accessControl:context:)``,
     /// keeping the dates of an imported item; with `replacing`, an item of
     /// the same name is deleted in the same transaction (never lost alone).
-    func addItem(
+    package func addItem(
         _ value: SecretBytes, service: String, account: String, label: String?, accessibility: ItemAccessibility,
         accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?,
         replacing: Bool = false

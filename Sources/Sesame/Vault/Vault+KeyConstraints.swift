@@ -43,7 +43,7 @@ extension Vault {
     /// (anyone with an agent's socket) must not be able to lift one.
     ///
     /// - Returns: The key with its constraints as now stored.
-    func constrainKey(service: String, name: String, with constraints: KeyConstraints) async throws(VaultError) -> VaultKey {
+    package func constrainKey(service: String, name: String, with constraints: KeyConstraints) async throws(VaultError) -> VaultKey {
         let row = try await verifiedRow(table: "key", service: service, account: name)
         let current = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey)?.constraints ?? .none
         let tightened = current.tightened(by: constraints)
@@ -72,7 +72,7 @@ extension Vault {
 
     /// Deletes the keys of `service` past their lifetime, as a listing that
     /// may write (the agent's) does; ``keys(service:)`` leaves them out.
-    func deleteExpiredKeys(service: String) async throws(VaultError) {
+    package func deleteExpiredKeys(service: String) async throws(VaultError) {
         let keyring = keyring
         let clock = authenticators.clock
         // Rows that do not open are left to the listing, which reports them.

@@ -120,7 +120,7 @@ extension Vault {
     /// Imports a raw private key (the 32-byte Ed25519 seed or P-256 scalar),
     /// as `ssh-add` hands one to the agent.
     /// `constraints` are stored with it (SPEC D8).
-    func importRawKey(
+    package func importRawKey(
         _ privateKey: SecretBytes, algorithm: KeyAlgorithm, service: String, name: String, label: String?,
         accessControl: AccessControl, constraints: KeyConstraints = .none, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {

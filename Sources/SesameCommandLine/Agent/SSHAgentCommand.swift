@@ -4,6 +4,7 @@ import Sesame
 #if os(Linux)
 import SesameLinux
 #endif
+import SesameSSH
 
 /// `sesame ssh-agent`: OpenSSH's agent protocol over the vault's keys, so
 /// every `ssh` and `git push` signature needs the owner (issue 15).

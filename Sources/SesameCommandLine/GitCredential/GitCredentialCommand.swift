@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame git-credential get|store|erase`: a git credential helper
 /// (gitcredentials(7)) keeping credentials in the vault.

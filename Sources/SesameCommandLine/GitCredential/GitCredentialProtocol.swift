@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Sesame
+import SesameSecretsInUse
 
 /// git's credential helper protocol (gitcredentials(7)): `key=value` lines
 /// in, up to a blank line or the end of input; the same lines out.

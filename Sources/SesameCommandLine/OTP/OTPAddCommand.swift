@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame otp add NAME`: stores an `otpauth://` URI read from standard input.
 struct OTPAddCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame otp [code] NAME`: the current one-time code.
 struct OTPCodeCommand: AsyncParsableCommand {

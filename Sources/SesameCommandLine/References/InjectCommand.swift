@@ -10,6 +10,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame inject -i config.tpl -o config`: a template with its
 /// `{{ sesame://SERVICE/NAME }}` placeholders replaced by the items' values.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame read sesame://SERVICE/NAME`: `get`, addressed by reference.
 struct ReadCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import Sesame
+import SesameSecretsInUse
 
 /// Reads the items that `sesame://` references (and `run --env`) name, for
 /// `read`, `inject` and `run`: every item is checked to exist before anything

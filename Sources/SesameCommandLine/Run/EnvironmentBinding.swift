@@ -1,5 +1,6 @@
 import ArgumentParser
 import Sesame
+import SesameSecretsInUse
 
 /// One `--env VAR=NAME`: the vault item NAME goes into the variable VAR.
 struct EnvironmentBinding: Equatable {

@@ -10,6 +10,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+import SesameSecretsInUse
 
 /// `sesame run --feature deploy --env TOKEN=api-token -- ./deploy.sh`:
 /// checks the feature, reads the items into the command's environment, and

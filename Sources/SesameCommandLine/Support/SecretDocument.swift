@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+import SesameSecretsInUse
 
 /// A value in `--json` (`get`, `read`): the item, its reference, and the
 /// value as a string when it is UTF-8, in base64 otherwise, so that a script

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import Testing
+import SesameSSH
 
 /// `sesame ssh-agent` without a terminal and a `device-passcode` key: the
 /// login password is asked through `$SSH_ASKPASS`, as OpenSSH asks, and

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import SesameSSH
 
 /// `sesame ssh-agent` judged by the real OpenSSH client tools (issue 15):
 /// `ssh-add` lists, adds, hides, locks; `ssh-keygen -Y` signs through the

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import Testing
+import SesameSSH
 
 /// `ssh-add -t` and `ssh-add -c` survive the agent (issue 23, SPEC D8): the
 /// constraints are stored with the key in the vault and enforced there, so a

@@ -3,6 +3,7 @@ import Glibc
 import Sesame
 import SesameTesting
 import Testing
+import SesameSSH
 
 /// `sesame ssh-agent` with a `biometry-current-set` key against the real
 /// fprintd (virtual reader) and the real OpenSSH client tools: `ssh-keygen

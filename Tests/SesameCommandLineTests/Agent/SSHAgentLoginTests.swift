@@ -3,6 +3,7 @@ import Glibc
 import Sesame
 import SesameTesting
 import Testing
+import SesameSSH
 
 /// `ssh` logs in to an `sshd` on 127.0.0.1 through `sesame ssh-agent` with a
 /// `biometry-current-set` key, against the real fprintd (issue 15): after a

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import SesameSSH
 
 /// `sesame ssh-agent` under a flood of clients (issue 23): the attacks of the
 /// issue run against the real binary, watched through `/proc`. Bounds are

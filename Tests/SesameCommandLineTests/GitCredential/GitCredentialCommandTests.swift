@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SesameSecretsInUse
 
 /// `sesame git-credential` and `git-credential-sesame` speaking git's
 /// credential helper protocol (gitcredentials(7)) on standard input and output.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SesameSecretsInUse
 
 /// git's own conformance suite for credential helpers,
 /// `t/t0303-credential-external.sh`, against `git-credential-sesame`, from the

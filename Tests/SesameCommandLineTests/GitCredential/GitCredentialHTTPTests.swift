@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SesameSecretsInUse
 
 /// The real git cloning and pushing over HTTP with Basic auth, with
 /// `credential.helper=sesame`: the password typed once is stored, later runs

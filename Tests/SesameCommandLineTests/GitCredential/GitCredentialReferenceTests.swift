@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SesameSecretsInUse
 
 /// Issue 23: `sesame git-credential` against git's own `credential-store`
 /// (run with a temporary `--file`) as the reference, for every attribute

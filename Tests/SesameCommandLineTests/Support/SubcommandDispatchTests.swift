@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @testable import SesameCommandLine
 import Testing
+import SesameSecretsInUse
 
 /// `sesame` parses only the subcommand it runs (issue 24): the dispatched
 /// parse must give what the root's parse gives, for every command line, and

@@ -6,7 +6,7 @@ import Testing
 /// The app-lock driver against simulated backends (SPEC E1, E2).
 @Suite("SPEC E1/E2: app lock driver")
 struct AppLockTests {
-    private func lock(_ fixture: Fixture, grace: TimeInterval = 0, appPasscode: (any AppPasscodeVerifier)? = nil) -> AppLock {
+    private func lock(_ fixture: TestMachine, grace: TimeInterval = 0, appPasscode: (any AppPasscodeVerifier)? = nil) -> AppLock {
         AppLock(authenticators: fixture.authenticators, appPasscode: appPasscode, gracePeriod: grace, reason: "Unlock Notes")
     }
 
@@ -26,7 +26,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: device passcode set → device owner, fallback \"Enter Device Passcode\"; a match unlocks")
     func deviceOwner() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForBiometrics))
@@ -39,7 +39,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: device owner failing stays locked and covered; acting on the cover retries (SPEC E1)")
     func deviceOwnerFailure() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.unplug()
         let lock = lock(fixture)
         fixture.presenter.answerSecrets(.enter("1"), .enter("2"), .enter("3"))
@@ -53,7 +53,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: only biometrics → fallback \"Enter App Passcode\" opens the pad")
     func biometricsFallback() async {
-        let fixture = Fixture(devicePasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil)
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForBiometrics))
@@ -67,7 +67,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: only biometrics, and it fails → the pad; a wrong passcode keeps the pad and the cover")
     func biometricsFailure() async {
-        let fixture = Fixture(devicePasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil)
         let lock = lock(fixture)
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
         await lock.handle(.launch)
@@ -81,7 +81,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: neither (sensor unplugged, no device passcode) → the app passcode pad")
     func neither() async {
-        let fixture = Fixture(devicePasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil)
         fixture.sensor.unplug()
         let lock = lock(fixture)
         await lock.handle(.launch)
@@ -92,7 +92,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: nothing at all (no sensor, no passcodes) stays locked")
     func nothing() async {
-        let fixture = Fixture(devicePasscode: nil, appPasscode: nil, withSensor: false)
+        let fixture = TestMachine(devicePasscode: nil, appPasscode: nil, withSensor: false)
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .locked))
@@ -101,7 +101,7 @@ struct AppLockTests {
 
     @Test("SPEC E2: the method is chosen again on resume: settings changed while backgrounded")
     func changeWhileBackgrounded() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let lock = lock(fixture)
         await lock.handle(.launch)
         fixture.sensor.present(.match)
@@ -126,7 +126,7 @@ struct AppLockTests {
 
     @Test("SPEC E1: resuming within the grace period stays unlocked without a prompt; after it, locks")
     func gracePeriod() async {
-        let fixture = Fixture(devicePasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil)
         fixture.sensor.unplug()
         let lock = lock(fixture, grace: 30)
         await lock.handle(.launch)
@@ -146,7 +146,7 @@ struct AppLockTests {
 
     @Test("SPEC E1: cancelling the prompt leaves the cover; acting on it retries")
     func cancel() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let lock = lock(fixture)
         fixture.sensor.present(.userCancel)
         await lock.handle(.launch)
@@ -159,7 +159,7 @@ struct AppLockTests {
 
     @Test("SPEC E1: backgrounding during a prompt cancels the scan")
     func backgroundCancelsPrompt() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForBiometrics))
@@ -174,7 +174,7 @@ struct AppLockTests {
 
     @Test("SPEC E3: the pad's back-off moves the lock to delayed(until:); acting on the cover during it checks nothing")
     func delayed() async throws {
-        let fixture = Fixture(devicePasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil)
         fixture.sensor.unplug()
         let passcodes = PasscodeFixture()
         let appPasscode = passcodes.make()

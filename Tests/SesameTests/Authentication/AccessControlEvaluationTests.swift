@@ -6,7 +6,7 @@ import Testing
 struct AccessControlEvaluationTests {
     @Test("SPEC A12: each of the six operations is authorised ahead of time", arguments: AccessControlOperation.allCases)
     func operations(operation: AccessControlOperation) async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.sensor.present(.match)
         try await context.evaluateAccessControl(.biometryAny, operation: operation, localizedReason: "Unlock the key")
@@ -18,7 +18,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: biometryCurrentSet is authorised by a match")
     func currentSet() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.sensor.present(.match)
         try await context.evaluateAccessControl(.biometryCurrentSet, operation: .useItem, localizedReason: "Read")
@@ -28,7 +28,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: a failed evaluation authorises nothing")
     func failure() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
         await #expect(throws: AuthenticationError.authenticationFailed) {
@@ -39,7 +39,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: userPresence falls back to the device passcode")
     func userPresence() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.sensor.setLockedOut(true)
         fixture.presenter.answerSecrets(.enter("device-1234"))
@@ -49,7 +49,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: devicePasscode asks only for the passcode")
     func devicePasscode() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.presenter.answerSecrets(.enter("device-1234"))
         try await context.evaluateAccessControl(.devicePasscode, operation: .createItem, localizedReason: "Store")
@@ -59,7 +59,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: applicationPassword uses the credential on the context without prompting, or asks for it")
     func applicationPassword() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let preset = fixture.context()
         preset.setCredential(SecretBytes(utf8: "p4ss"), type: .applicationPassword)
         try await preset.evaluateAccessControl(.applicationPassword, operation: .useItem, localizedReason: "Read")
@@ -74,7 +74,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: `and` needs every factor; `or` needs one")
     func combinations() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let both = try AccessControl([.biometryAny, .devicePasscode], combination: .and)
         let context = fixture.context()
         fixture.sensor.present(.match)
@@ -99,7 +99,7 @@ struct AccessControlEvaluationTests {
 
     @Test("SPEC A12: privateKeyUsage alone needs no user and never prompts")
     func privateKeyUsage() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         let keyOnly = try AccessControl([.privateKeyUsage])
         try await context.evaluateAccessControl(keyOnly, operation: .useKeySign, localizedReason: "Sign")

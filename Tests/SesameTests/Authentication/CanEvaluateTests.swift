@@ -6,7 +6,7 @@ import Testing
 struct CanEvaluateTests {
     @Test("SPEC A2: every policy can be evaluated on a ready machine, without any prompt")
     func ready() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         for policy in AuthenticationPolicy.allCases {
             #expect(await fixture.readiness(policy) == nil)
         }
@@ -16,7 +16,7 @@ struct CanEvaluateTests {
 
     @Test("SPEC A2: biometryNotAvailable carries the reason: no sensor configured")
     func noSensor() async {
-        let fixture = Fixture(withSensor: false)
+        let fixture = TestMachine(withSensor: false)
         let error = await fixture.readiness(.biometrics)
         #expect(error == .biometryNotAvailable)
         #expect(error?.reason?.kind == .noSensor)
@@ -25,25 +25,25 @@ struct CanEvaluateTests {
 
     @Test("SPEC A2: biometryNotAvailable when the sensor is unplugged")
     func unplugged() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.unplug()
         #expect(await fixture.readiness(.biometrics) == .biometryNotAvailable)
     }
 
     @Test("SPEC A2: biometryNotEnrolled when nothing is enrolled")
     func notEnrolled() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.unenrolAll()
         #expect(await fixture.readiness(.biometrics) == .biometryNotEnrolled)
     }
 
     @Test("SPEC A2: biometryLockout from the sensor's own lockout and from Sesame's")
     func lockout() async {
-        let sensorLocked = Fixture()
+        let sensorLocked = TestMachine()
         sensorLocked.sensor.setLockedOut(true)
         #expect(await sensorLocked.readiness(.biometrics) == .biometryLockout)
 
-        let sesameLocked = Fixture()
+        let sesameLocked = TestMachine()
         _ = await sesameLocked.lockOut()
         #expect(await sesameLocked.readiness(.biometrics) == .biometryLockout)
         // The passcode can still carry deviceOwner.
@@ -52,7 +52,7 @@ struct CanEvaluateTests {
 
     @Test("SPEC A2: passcodeNotSet for appPasscode without an app passcode, and for deviceOwner without any authenticator")
     func passcodeNotSet() async {
-        let fixture = Fixture(devicePasscode: nil, appPasscode: nil)
+        let fixture = TestMachine(devicePasscode: nil, appPasscode: nil)
         #expect(await fixture.readiness(.appPasscode) == .passcodeNotSet)
         fixture.sensor.unenrolAll()
         let error = await fixture.readiness(.deviceOwner)
@@ -62,7 +62,7 @@ struct CanEvaluateTests {
 
     @Test("SPEC A2: the device passcode's own reason is passed on")
     func passcodeOutage() async {
-        let fixture = Fixture(withSensor: false)
+        let fixture = TestMachine(withSensor: false)
         fixture.devicePasscode.setOutage(UnavailableReason(.notConfigured, "PAM service 'sesame' is not configured"))
         let error = await fixture.readiness(.deviceOwner)
         #expect(error == .passcodeNotSet)

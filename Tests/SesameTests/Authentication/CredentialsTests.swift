@@ -6,7 +6,7 @@ import Testing
 struct CredentialsTests {
     @Test("SPEC A11: an application password can be set, checked and cleared")
     func setAndClear() {
-        let context = Fixture().context()
+        let context = TestMachine().context()
         #expect(!context.isCredentialSet(.applicationPassword))
         #expect(context.setCredential(SecretBytes(utf8: "server-issued-token-key"), type: .applicationPassword))
         #expect(context.isCredentialSet(.applicationPassword))

@@ -7,7 +7,7 @@ struct EnrolmentTests {
     @Test("SPEC A7: biometryType is none until canEvaluate, then the sensor's type",
           arguments: [BiometryType.fingerprint, .face])
     func biometryType(type: BiometryType) async {
-        let fixture = Fixture(sensor: SimulatedSensor(biometryType: type))
+        let fixture = TestMachine(sensor: SimulatedSensor(biometryType: type))
         let context = fixture.context()
         #expect(context.biometryType == .none)
         #expect(await fixture.readiness(.biometrics, on: context) == nil)
@@ -16,13 +16,13 @@ struct EnrolmentTests {
 
     @Test("SPEC A7: biometryType is known after an evaluation too, and is none without a sensor")
     func biometryTypeAfterEvaluate() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics, on: context) == nil)
         #expect(context.biometryType == .fingerprint)
 
-        let bare = Fixture(withSensor: false)
+        let bare = TestMachine(withSensor: false)
         let bareContext = bare.context()
         _ = await bare.readiness(.biometrics, on: bareContext)
         #expect(bareContext.biometryType == .none)
@@ -30,7 +30,7 @@ struct EnrolmentTests {
 
     @Test("SPEC A8: domainState is nil before, available after canEvaluate, and stable while enrolment is unchanged")
     func domainStateAvailable() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let first = fixture.context()
         #expect(first.domainState == nil)
         _ = await fixture.readiness(.biometrics, on: first)
@@ -46,7 +46,7 @@ struct EnrolmentTests {
           arguments: ["add", "remove", "reenrol"])
     func domainStateChanges(change: String) async throws {
         let sensor = SimulatedSensor(enrolled: ["right-index-finger", "left-thumb"])
-        let fixture = Fixture(sensor: sensor)
+        let fixture = TestMachine(sensor: sensor)
         let before = fixture.context()
         _ = await fixture.readiness(.biometrics, on: before)
         switch change {

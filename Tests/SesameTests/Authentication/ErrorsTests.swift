@@ -31,7 +31,7 @@ struct ErrorsTests {
 
     @Test("SPEC A3: userCancel when the user presses Cancel during a scan")
     func userCancel() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let evaluation = Task { await fixture.outcome(.biometrics) }
         await fixture.sensor.waitUntilScanning()
         fixture.presenter.press(.cancel)
@@ -43,7 +43,7 @@ struct ErrorsTests {
 
     @Test("SPEC A3: userCancel when the user cancels the passcode entry")
     func userCancelPasscode() async {
-        let fixture = Fixture(withSensor: false)
+        let fixture = TestMachine(withSensor: false)
         fixture.presenter.answerSecrets(.cancel)
         #expect(await fixture.outcome(.deviceOwner) == .userCancel)
     }
@@ -56,7 +56,7 @@ struct ErrorsTests {
         (.hardwareError("sensor fault"), .biometryNotAvailable),
     ])
     func platformErrors(scan: SimulatedScan, code: AuthenticationError.Code) async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(scan)
         #expect(await fixture.outcome(.biometrics)?.code == code)
         #expect(fixture.sensor.activeSessions == 0)
@@ -64,7 +64,7 @@ struct ErrorsTests {
 
     @Test("SPEC A3: biometryNotAvailable when another program holds the sensor")
     func deviceBusy() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.setBusy(true)
         let error = await fixture.outcome(.biometrics)
         #expect(error == .biometryNotAvailable)
@@ -73,7 +73,7 @@ struct ErrorsTests {
 
     @Test("SPEC A3: cancelling the calling task ends the evaluation with appCancel")
     func callerCancelled() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let evaluation = Task { await fixture.outcome(.biometrics) }
         await fixture.sensor.waitUntilScanning()
         evaluation.cancel()

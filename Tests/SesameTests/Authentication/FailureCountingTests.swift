@@ -6,7 +6,7 @@ import Testing
 struct FailureCountingTests {
     @Test("SPEC A4: a prompt gives up after three non-matching scans")
     func threePerPrompt() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch, .noMatch, .noMatch, .match)
         #expect(await fixture.outcome(.biometrics) == .authenticationFailed)
         #expect(fixture.sensor.scansStarted == 3)
@@ -16,7 +16,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: retry hints do not count as failures")
     func hintsDoNotCount() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.hint(.fingerNotCentered), .hint(.retryScan), .hint(.swipeTooShort), .hint(.removeAndRetry), .match)
         #expect(await fixture.outcome(.biometrics) == nil)
         #expect(fixture.presenter.messages == [.hint(.fingerNotCentered), .hint(.retryScan), .hint(.swipeTooShort), .hint(.removeAndRetry)])
@@ -24,7 +24,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: five consecutive non-matches across prompts lock biometrics out")
     func lockoutAcrossPrompts() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         #expect(await fixture.lockOut() == .biometryLockout)
         fixture.sensor.present(.match)
         // Locked out even though the next finger would match, and in a new context.
@@ -34,7 +34,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: a match resets the consecutive count")
     func matchResets() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch, .noMatch, .match)
         #expect(await fixture.outcome(.biometrics) == nil)
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
@@ -43,7 +43,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: a successful deviceOwner evaluation clears the lockout")
     func passcodeClearsLockout() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         _ = await fixture.lockOut()
         fixture.presenter.answerSecrets(.enter("device-1234"))
         #expect(await fixture.outcome(.deviceOwner) == nil)
@@ -54,7 +54,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: a failed passcode or the app passcode does not clear the lockout")
     func otherSuccessesDoNotClear() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         _ = await fixture.lockOut()
         fixture.presenter.answerSecrets(.enter("x"), .enter("y"), .enter("z"), .enter("app-0000"))
         #expect(await fixture.outcome(.deviceOwner) == .authenticationFailed)
@@ -64,7 +64,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: the passcode also lifts a lockout the sensor keeps itself")
     func sensorLockoutLifted() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.setLockedOut(true)
         fixture.presenter.answerSecrets(.enter("device-1234"))
         #expect(await fixture.outcome(.deviceOwner) == nil)
@@ -73,7 +73,7 @@ struct FailureCountingTests {
 
     @Test("SPEC A4: the history is read from the attempt store; an unreadable store fails closed")
     func failingStore() async {
-        let fixture = Fixture(attempts: BrokenAttemptStore())
+        let fixture = TestMachine(attempts: BrokenAttemptStore())
         fixture.sensor.present(.match)
         let error = await fixture.outcome(.biometrics)
         #expect(error == .biometryNotAvailable)

@@ -1,6 +1,7 @@
 import Foundation
 import Sesame
 import Testing
+import SesameTesting
 
 @Suite("FileAttemptStore")
 struct FileAttemptStoreTests {

@@ -6,7 +6,7 @@ import Testing
 struct InvalidationTests {
     @Test("SPEC A9: invalidate() cancels an evaluation in flight with appCancel and releases the sensor")
     func invalidateInFlight() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         let evaluation = Task { await fixture.outcome(.biometrics, on: context) }
         await fixture.sensor.waitUntilScanning()
@@ -19,7 +19,7 @@ struct InvalidationTests {
 
     @Test("SPEC A9: invalidate() during a passcode entry cancels it with appCancel")
     func invalidateDuringPasscode() async {
-        let fixture = Fixture(withSensor: false)
+        let fixture = TestMachine(withSensor: false)
         fixture.presenter.answerSecrets(.waitForCancellation)
         let context = fixture.context()
         let evaluation = Task { await fixture.outcome(.deviceOwner, on: context) }
@@ -30,7 +30,7 @@ struct InvalidationTests {
 
     @Test("SPEC A9: any later use of an invalidated context fails with invalidContext")
     func laterUse() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         context.setCredential(SecretBytes(utf8: "secret"), type: .applicationPassword)
         context.invalidate()
@@ -49,7 +49,7 @@ struct InvalidationTests {
     @Test("SPEC A10: with interactionNotAllowed an evaluation that needs a prompt fails with notInteractive",
           arguments: AuthenticationPolicy.allCases)
     func notInteractive(policy: AuthenticationPolicy) async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         context.interactionNotAllowed = true
         fixture.sensor.present(.match)
@@ -60,7 +60,7 @@ struct InvalidationTests {
 
     @Test("SPEC A10: inside the reuse window no prompt is needed, so it succeeds")
     func reuseNeedsNoInteraction() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics) == nil)
         let context = fixture.context()

@@ -6,7 +6,7 @@ import Testing
 struct PoliciesTests {
     @Test("SPEC A1: biometrics succeeds on a match without asking for any passcode")
     func biometricsMatch() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics) == nil)
         #expect(fixture.presenter.secretRequests.isEmpty)
@@ -15,7 +15,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: biometrics never falls back to the device passcode")
     func biometricsNeverAsksPasscode() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
         #expect(await fixture.outcome(.biometrics) == .authenticationFailed)
         #expect(fixture.presenter.secretRequests.isEmpty)
@@ -23,7 +23,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: the fallback button appears only after the first failed match and ends with userFallback")
     func biometricsFallback() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         context.fallbackTitle = "Use App Passcode"
         fixture.sensor.present(.noMatch)
@@ -38,7 +38,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: deviceOwner asks for the device passcode after three failed matches")
     func deviceOwnerAfterFailures() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
         fixture.presenter.answerSecrets(.enter("device-1234"))
         #expect(await fixture.outcome(.deviceOwner) == nil)
@@ -48,7 +48,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: deviceOwner's fallback button leads to the device passcode, not userFallback")
     func deviceOwnerFallbackButton() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch)
         fixture.presenter.answerSecrets(.enter("device-1234"))
         let evaluation = Task { await fixture.outcome(.deviceOwner) }
@@ -62,7 +62,7 @@ struct PoliciesTests {
     @Test("SPEC A1: deviceOwner goes straight to the passcode when biometrics is locked out, unavailable or not enrolled",
           arguments: ["lockedOut", "unplugged", "notEnrolled", "noSensor"])
     func deviceOwnerWithoutBiometrics(condition: String) async {
-        let fixture = Fixture(withSensor: condition != "noSensor")
+        let fixture = TestMachine(withSensor: condition != "noSensor")
         switch condition {
         case "lockedOut": fixture.sensor.setLockedOut(true)
         case "unplugged": fixture.sensor.unplug()
@@ -77,7 +77,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: deviceOwner fails only when both biometrics and the passcode fail")
     func deviceOwnerBothFail() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.noMatch, .noMatch, .noMatch)
         fixture.presenter.answerSecrets(.enter("wrong"), .enter("wrong"), .enter("wrong"))
         #expect(await fixture.outcome(.deviceOwner) == .authenticationFailed)
@@ -87,14 +87,14 @@ struct PoliciesTests {
 
     @Test("SPEC A1: deviceOwner with neither biometrics nor a passcode is passcodeNotSet")
     func deviceOwnerNeither() async {
-        let fixture = Fixture(devicePasscode: nil, withSensor: false)
+        let fixture = TestMachine(devicePasscode: nil, withSensor: false)
         #expect(await fixture.outcome(.deviceOwner) == .passcodeNotSet)
         #expect(await fixture.readiness(.deviceOwner) == .passcodeNotSet)
     }
 
     @Test("SPEC A1: appPasscode uses only the app's passcode")
     func appPasscode() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.presenter.answerSecrets(.enter("wrong"), .enter("app-0000"))
         #expect(await fixture.outcome(.appPasscode) == nil)
         #expect(fixture.sensor.sessionsBegun == 0)
@@ -104,7 +104,7 @@ struct PoliciesTests {
 
     @Test("SPEC A1: appPasscode fails after three wrong entries")
     func appPasscodeWrong() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.presenter.answerSecrets(.enter("1"), .enter("2"), .enter("3"))
         #expect(await fixture.outcome(.appPasscode) == .authenticationFailed)
     }

@@ -6,7 +6,7 @@ import Testing
 struct PromptTests {
     @Test("SPEC A5: the prompt shows the app name and the reason, with default titles")
     func defaults() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         try await fixture.context().evaluate(.biometrics, localizedReason: "Pay 20 EUR to Alice")
         let prompt = try #require(fixture.presenter.prompts.first)
@@ -20,7 +20,7 @@ struct PromptTests {
 
     @Test("SPEC A5: cancelTitle and fallbackTitle are configurable")
     func custom() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         context.cancelTitle = "Not now"
         context.fallbackTitle = "Use PIN"
@@ -34,7 +34,7 @@ struct PromptTests {
 
     @Test("SPEC A5: an empty fallback title hides the fallback")
     func hiddenFallback() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         context.fallbackTitle = ""
         fixture.sensor.present(.noMatch)

@@ -6,7 +6,7 @@ import Testing
 struct RepliesTests {
     @Test("SPEC A13: completion-handler replies arrive on the main actor")
     func mainActorReplies() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         let context = fixture.context()
         let results: [AuthenticationError?] = await withCheckedContinuation { continuation in
@@ -27,7 +27,7 @@ struct RepliesTests {
 
     @Test("SPEC A13: evaluate suspends instead of blocking; other work runs meanwhile")
     func doesNotBlock() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let context = fixture.context()
         let evaluation = Task { await fixture.outcome(.biometrics, on: context) }
         await fixture.sensor.waitUntilScanning()

@@ -8,7 +8,7 @@ import Testing
 struct ReuseWindowStoreTests {
     /// A fixture whose contexts keep the window in `store`.
     struct Machine {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         let store: InMemoryReuseWindowStore
         let attempts = InMemoryAttemptStore()
 
@@ -102,7 +102,7 @@ struct ReuseWindowStoreTests {
 
     @Test("SPEC A6: without a store the attempt record still carries the window")
     func withoutStore() async throws {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics) == nil)
         #expect(try await fixture.authenticators.attempts.read().lastBiometricSuccess != nil)

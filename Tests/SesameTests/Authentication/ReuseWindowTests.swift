@@ -8,7 +8,7 @@ struct ReuseWindowTests {
         (0.0, 0.0), (45.0, 45.0), (300.0, 300.0), (301.0, 300.0), (86_400.0, 300.0), (-5.0, 0.0), (Double.nan, 0.0),
     ])
     func clamping(value: Double, expected: Double) {
-        let context = Fixture().context()
+        let context = TestMachine().context()
         #expect(context.reuseDuration == 0)
         context.reuseDuration = value
         #expect(context.reuseDuration == expected)
@@ -16,7 +16,7 @@ struct ReuseWindowTests {
 
     @Test("SPEC A6: within the window the evaluation succeeds at once without prompting")
     func reuse() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics) == nil)
         fixture.clock.advance(by: 59)
@@ -30,7 +30,7 @@ struct ReuseWindowTests {
 
     @Test("SPEC A6: with the default of 0 every evaluation prompts")
     func zeroPrompts() async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match, .match)
         #expect(await fixture.outcome(.biometrics) == nil)
         #expect(await fixture.outcome(.biometrics) == nil)
@@ -40,7 +40,7 @@ struct ReuseWindowTests {
     @Test("SPEC A6: after the window, or with a clock set back, or after an enrolment change, it prompts again",
           arguments: ["expired", "clockBack", "enrolment"])
     func windowEnds(condition: String) async {
-        let fixture = Fixture()
+        let fixture = TestMachine()
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(.biometrics) == nil)
         switch condition {
@@ -57,7 +57,7 @@ struct ReuseWindowTests {
 
     @Test("SPEC A6: a passcode success is not a biometric success to reuse")
     func passcodeNotReused() async {
-        let fixture = Fixture(withSensor: true)
+        let fixture = TestMachine(withSensor: true)
         fixture.sensor.setLockedOut(true)
         fixture.presenter.answerSecrets(.enter("device-1234"))
         #expect(await fixture.outcome(.deviceOwner) == nil)

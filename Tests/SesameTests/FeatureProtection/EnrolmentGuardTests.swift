@@ -88,7 +88,7 @@ struct EnrolmentGuardTests {
     @Test("SPEC C2: a sensor that cannot report its enrolment is not trusted blindly, and nothing crashes")
     func missingDomainState() async throws {
         let sensor = SimulatedSensor()
-        let machine = Fixture(sensor: sensor)
+        let machine = TestMachine(sensor: sensor)
         let blind = Authenticators(appName: "Blind", sensor: NoDomainStateSensor(base: sensor), presenter: machine.presenter)
         let fixture = ProtectionFixture(machine: machine)
         let protection = FeatureProtection(appIdentifier: "blind", authenticators: blind, store: fixture.store,

@@ -6,7 +6,7 @@ import Testing
 struct FeatureProtectionTests {
     @Test("SPEC B1: available when biometrics can be evaluated now", arguments: ["ready", "unplugged", "notEnrolled", "noSensor"])
     func available(condition: String) async {
-        let fixture = ProtectionFixture(machine: Fixture(withSensor: condition != "noSensor"))
+        let fixture = ProtectionFixture(machine: TestMachine(withSensor: condition != "noSensor"))
         if condition == "unplugged" { fixture.sensor.unplug() }
         if condition == "notEnrolled" { fixture.sensor.unenrolAll() }
         #expect(await fixture.protection().isAuthenticationAvailable == (condition == "ready"))
@@ -75,7 +75,7 @@ struct FeatureProtectionTests {
 
     @Test("SPEC B5: an unprotected feature passes at once without a prompt, even with no sensor")
     func unprotected() async throws {
-        let fixture = ProtectionFixture(machine: Fixture(withSensor: false))
+        let fixture = ProtectionFixture(machine: TestMachine(withSensor: false))
         try await fixture.protection().authenticate("settings", reason: "Open settings")
         #expect(fixture.presenter.events.isEmpty)
     }
@@ -120,7 +120,7 @@ struct FeatureProtectionTests {
 
     @Test("SPEC B5: the fallback with no passcode configured fails closed")
     func fallbackWithoutPasscode() async throws {
-        let fixture = ProtectionFixture(machine: Fixture(devicePasscode: nil))
+        let fixture = ProtectionFixture(machine: TestMachine(devicePasscode: nil))
         let protection = fixture.protection()
         try await protection.enable("transfer", policy: .biometricsOrDevicePasscode)
         fixture.sensor.unplug()

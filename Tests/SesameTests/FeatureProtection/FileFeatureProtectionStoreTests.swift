@@ -22,7 +22,7 @@ struct FileFeatureProtectionStoreTests {
     @Test("SPEC B6: the facade on file storage keeps its flags across instances")
     func facade() async throws {
         let directory = try TemporaryDirectory()
-        let machine = Fixture()
+        let machine = TestMachine()
         let keys = FileDeviceKeyStore(path: directory.path + "/keys/device.key")
         func protection() -> FeatureProtection {
             FeatureProtection(appIdentifier: "com.example.money", authenticators: machine.authenticators,

@@ -3,12 +3,12 @@ import SesameTesting
 
 /// A fixture plus the feature-protection facade and its stores.
 struct ProtectionFixture {
-    let machine: Fixture
+    let machine: TestMachine
     let store = InMemoryFeatureProtectionStore()
     let keys = InMemoryDeviceKeyStore()
     let verifications = VerificationLog()
 
-    init(machine: Fixture = Fixture()) {
+    init(machine: TestMachine = TestMachine()) {
         self.machine = machine
     }
 

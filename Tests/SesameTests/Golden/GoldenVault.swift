@@ -71,7 +71,7 @@ enum GoldenVault {
 
     /// Reads `account` of ``service`` on `machine`, with whatever its access
     /// control asks for (the application password; a finger; the device passcode).
-    static func read(_ vault: Vault, _ account: String, accessControl: AccessControl, on machine: Fixture) async throws -> String {
+    static func read(_ vault: Vault, _ account: String, accessControl: AccessControl, on machine: TestMachine) async throws -> String {
         let context = machine.context()
         _ = context.setCredential(SecretBytes(utf8: applicationPassword), type: .applicationPassword)
         let factors = accessControl.userFactors
@@ -85,8 +85,8 @@ enum GoldenVault {
     }
 
     /// The machine the vault was made and is read on.
-    static func machine() -> Fixture {
-        let fixture = Fixture(sensor: SimulatedSensor(enrolled: enrolled))
+    static func machine() -> TestMachine {
+        let fixture = TestMachine(sensor: SimulatedSensor(enrolled: enrolled))
         precondition(fixture.clock.now() == madeAt)
         return fixture
     }

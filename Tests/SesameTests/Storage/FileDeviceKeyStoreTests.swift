@@ -1,6 +1,7 @@
 import Foundation
 @testable import Sesame
 import Testing
+import SesameTesting
 
 /// The one device-key file: the vault's device slot and feature protection
 /// read the same key, reading writes nothing, and racing creators agree.

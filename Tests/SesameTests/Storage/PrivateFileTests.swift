@@ -1,6 +1,7 @@
 import Foundation
 @testable import Sesame
 import Testing
+import SesameTesting
 
 /// The one private-file helper: owner, mode and links are checked the same
 /// way for the vault, key files and records.

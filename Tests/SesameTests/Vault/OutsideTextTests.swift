@@ -43,7 +43,7 @@ struct OutsideTextTests {
 
     @Test("SPEC D9: add, createKey and importKey refuse a service, name or label with a control character (invalidName)")
     func refusedNames() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         for (service, account, label) in [("svc", "a" + Self.clear, nil), ("s" + Self.clipboard, "a", nil), ("svc", "a", "l\u{9B}"), ("svc", "tab\there", nil)] as [(String, String, String?)] {
             let status = await fixture.status {
                 try await fixture.vault.add(SecretBytes(utf8: "v"), service: service, account: account, label: label)
@@ -65,7 +65,7 @@ struct OutsideTextTests {
 
     @Test("SPEC D9: import skips and reports items with control characters in a name or dates that are not finite or in the future; the rest arrives")
     func hostileImport() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let now = fixture.machine.clock.now().timeIntervalSince1970
         let file = try ExportFile.write(Self.hostileEntries(now: now), passphrase: SecretBytes(utf8: "pp"), cost: .testing)
         let report = try await fixture.vault.importItems(from: file, passphrase: SecretBytes(utf8: "pp"))

@@ -19,7 +19,7 @@ struct ScryptCostTests {
 
     @Test("An export file naming a hostile scrypt cost is refused before any derivation, even with a recomputed checksum")
     func hostileExport() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         // Header: "SESAMEEX" ‖ version ‖ log2N ‖ r (u32, big-endian) ‖ p (u32) ‖ salt[16] ‖ sealed ‖ sha256.
         var body = Array("SESAMEEX".utf8) + [1, 24] + [0, 0, 0, 64] + [0, 0, 0, 16] + [UInt8](repeating: 7, count: 16)
         body += [UInt8](repeating: 0, count: 64)

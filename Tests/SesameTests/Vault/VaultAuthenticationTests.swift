@@ -7,7 +7,7 @@ import Testing
 struct VaultAuthenticationTests {
     @Test("SPEC D1: biometrics locked out → the device passcode lifts the lockout first, then the item's scan")
     func lockout() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("bio", accessControl: .biometryAny)
         #expect(await fixture.machine.lockOut() == .biometryLockout)
         #expect(await BiometryState.current(on: fixture.context()) == .lockedOut)
@@ -22,7 +22,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D1: biometrics not available → the item cannot be read and the caller is told why")
     func notAvailable() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("bio", accessControl: .biometryAny)
         fixture.sensor.unenrolAll()
         guard case .notAvailable = await BiometryState.current(on: fixture.context()) else {
@@ -42,7 +42,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D3: the vault prompts itself with the operation prompt text")
     func vaultPrompts() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("bio", accessControl: .biometryAny)
         fixture.sensor.present(.match)
         let value = try await fixture.vault.read(service: "svc", account: "bio", operationPrompt: "Sign in to the bank")
@@ -53,7 +53,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D3, A12: a context authorised ahead of time reads without a second prompt")
     func preAuthorised() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("bio", accessControl: .biometryCurrentSet)
         let context = fixture.context()
         fixture.sensor.present(.match)
@@ -68,7 +68,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D3, A6: several reads inside the reuse window → one prompt")
     func reuseWindow() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .biometryAny)
         try await fixture.add("b", accessControl: .biometryAny)
         let context = fixture.context()
@@ -82,7 +82,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D5: after an enrolment change a biometryCurrentSet item is invalidated; biometryAny and userPresence survive")
     func enrolmentChange() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("current", accessControl: .biometryCurrentSet)
         try await fixture.add("any", accessControl: .biometryAny)
         try await fixture.add("presence", accessControl: .userPresence)
@@ -106,7 +106,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D5: the domain state of the evaluation that authorised the read is the one used")
     func domainStateOfThatEvaluation() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("current", accessControl: .biometryCurrentSet)
         let context = fixture.context()
         fixture.sensor.present(.match)
@@ -120,7 +120,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D6: applicationPassword items need the right password on the context; a wrong one is authFailed")
     func applicationPassword() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let creating = fixture.context()
         #expect(await fixture.status { try await fixture.add("token", accessControl: .applicationPassword, context: creating) } == .authFailed)
         creating.setCredential(SecretBytes(utf8: "server-supplied"), type: .applicationPassword)
@@ -141,7 +141,7 @@ struct VaultAuthenticationTests {
 
     @Test("SPEC D6: the application password is bound into the key with `and`")
     func applicationPasswordAnd() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let control = try AccessControl([.biometryAny, .applicationPassword], combination: .and)
         let context = fixture.context()
         context.setCredential(SecretBytes(utf8: "pw"), type: .applicationPassword)

@@ -15,7 +15,7 @@ struct VaultColumnTypesTests {
               ("mac", "42"), ("ciphertext", "3.5"), ("commitment", "7"),
           ])
     func wrongType(column: String, value: String) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("victim")
         try await fixture.add("bystander")
         let victim = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"))
@@ -31,7 +31,7 @@ struct VaultColumnTypesTests {
 
     @Test("A key slot with a column of the wrong type is reported as damaged")
     func slotColumn() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE slot SET log2n = 'big' WHERE kind = 'device'")
         }

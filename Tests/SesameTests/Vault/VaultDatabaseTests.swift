@@ -25,7 +25,7 @@ struct VaultDatabaseTests {
     }
 
     /// A vault with one item, created and closed (no `Vault` left on it).
-    private func closedVault(in directory: String, machine: Fixture) async throws -> String {
+    private func closedVault(in directory: String, machine: TestMachine) async throws -> String {
         let path = directory + "/vault.sqlite"
         let created = try await Vault.create(at: path, slots: [.device()], authenticators: machine.authenticators)
         try await created.vault.add(SecretBytes(utf8: "one"), service: "svc", account: "first")
@@ -35,7 +35,7 @@ struct VaultDatabaseTests {
     @Test("Opening and reading change no file, and the WAL companions stay after the last writer closes")
     func readsLeaveFilesAlone() async throws {
         let directory = try TemporaryDirectory()
-        let machine = Fixture()
+        let machine = TestMachine()
         let path = try await closedVault(in: directory.path + "/data", machine: machine)
         let before = try snapshot(directory.path + "/data")
         #expect(before["vault.sqlite-wal"] != nil && before["vault.sqlite-shm"] != nil, "\(before.keys.sorted())")
@@ -54,7 +54,7 @@ struct VaultDatabaseTests {
     @Test("A second Vault on the file writes while the first one has read, and the first then reads the new item")
     func writeAfterReadInOneProcess() async throws {
         let directory = try TemporaryDirectory()
-        let machine = Fixture()
+        let machine = TestMachine()
         let path = try await closedVault(in: directory.path, machine: machine)
         let reader = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         _ = try await reader.read(service: "svc", account: "first", operationPrompt: "Read")
@@ -68,7 +68,7 @@ struct VaultDatabaseTests {
     @Test("A vault whose path holds URI characters (% ? #) opens for reading and writing", arguments: ["a%20b", "what?", "x#y"])
     func uriCharacters(_ name: String) async throws {
         let directory = try TemporaryDirectory()
-        let machine = Fixture()
+        let machine = TestMachine()
         let path = try await closedVault(in: directory.path + "/" + name, machine: machine)
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await text(vault, "first") == "one")

@@ -24,7 +24,7 @@ struct VaultFormatTests {
 
     @Test("SPEC D9: a new vault's files hold no service, account, label, access control or date; list and read still give them")
     func sealedAtRest() async throws {
-        let fixture = try await VaultFixture(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
+        let fixture = try await TestVault(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
         try await fixture.vault.add(SecretBytes(utf8: "v"), service: "gitlab.com-service", account: "jdoe-account", label: "payroll-label",
                                     accessibility: .afterFirstUnlock)
         _ = try await fixture.vault.createKey(service: "ssh-service", name: "laptop-key", algorithm: .ed25519, label: "key-label")
@@ -43,7 +43,7 @@ struct VaultFormatTests {
 
     @Test("Issue 23: the attempt table dropped with its migration row is tampered (the passcode is not checked), not a fresh record")
     func droppedAttemptTable() async throws {
-        let fixture = try await VaultFixture(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
+        let fixture = try await TestVault(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "DROP TABLE attempt")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-attempts'")
@@ -58,7 +58,7 @@ struct VaultFormatTests {
 
     @Test("Issue 23: a lowered meta.format is tampered, before and after unlocking", arguments: ["1", "2", "3", "5"])
     func loweredFormat(format: String) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a")
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data(format.utf8)])
@@ -72,7 +72,7 @@ struct VaultFormatTests {
     @Test("Issue 23: the format record is MACed: a migration row removed with its format lowered, or the MAC removed, is tampered after unlocking")
     func formatMAC() async throws {
         for edit in ["DELETE FROM meta WHERE name = 'format-mac'", "INSERT INTO grdb_migrations (identifier) VALUES ('x-unknown')"] {
-            let fixture = try await VaultFixture()
+            let fixture = try await TestVault()
             try await fixture.add("a")
             try await fixture.rawDatabase().write { db in try db.execute(sql: edit) }
             let opening = await fixture.status {
@@ -84,7 +84,7 @@ struct VaultFormatTests {
 
     @Test("SPEC D9: an older vault reads without writing, and its first write seals every row; what was stored reads back the same")
     func upgradeOnFirstWrite() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.rawDatabase().write { db in try LegacyVault.rollBack(db, to: 3) }
         // A clear row as an older Sesame wrote it, MACed under the same key.
         let keyring = fixture.vault.keyring

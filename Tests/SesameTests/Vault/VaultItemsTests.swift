@@ -7,7 +7,7 @@ import Testing
 struct VaultItemsTests {
     @Test("SPEC D2: an item keeps its service, account, value, label, dates, accessibility and access control")
     func roundTrip() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let control = try AccessControl([.devicePasscode, .applicationPassword], combination: .or)
         let context = fixture.context()
         context.setCredential(SecretBytes(utf8: "pw"), type: .applicationPassword)
@@ -29,7 +29,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D4: one item's attributes, as list gives them, without its value; missing is itemNotFound; an edited row is tampered")
     func attributesOfOne() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .devicePasscode, accessibility: .afterFirstUnlock)
         try await fixture.add("b")
         let listed = try #require(try await fixture.vault.list().first { $0.account == "a" })
@@ -49,7 +49,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D2: the five accessibility classes; ThisDeviceOnly ones are marked as never leaving", arguments: ItemAccessibility.allCases)
     func accessibility(accessibility: ItemAccessibility) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a", accessibility: accessibility)
         #expect(try await fixture.vault.list().first?.accessibility == accessibility)
         #expect(accessibility.isThisDeviceOnly == accessibility.rawValue.hasSuffix("ThisDeviceOnly"))
@@ -57,7 +57,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D2: whenPasscodeSetThisDeviceOnly needs a device passcode")
     func passcodeSet() async throws {
-        let fixture = try await VaultFixture(machine: Fixture(devicePasscode: nil))
+        let fixture = try await TestVault(machine: TestMachine(devicePasscode: nil))
         #expect(await fixture.status { try await fixture.add("a", accessibility: .whenPasscodeSetThisDeviceOnly) } == .notAvailable)
     }
 
@@ -77,7 +77,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D2: `and` needs every factor; `or` opens with any one")
     func combinations() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let both = try AccessControl([.biometryAny, .devicePasscode], combination: .and)
         let either = try AccessControl([.biometryAny, .devicePasscode], combination: .or)
         try await fixture.add("both", accessControl: both)
@@ -99,7 +99,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D4: success, duplicateItem, itemNotFound, userCanceled, authFailed, interactionNotAllowed")
     func statuses() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         #expect(VaultError.Status.success.rawValue == 0)
         #expect(await fixture.status { try await fixture.add("plain") } == nil)
         #expect(await fixture.status { try await fixture.add("plain") } == .duplicateItem)
@@ -129,7 +129,7 @@ struct VaultItemsTests {
 
     @Test("SPEC D4: every failure says why, naming the item")
     func messages() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         do {
             _ = try await fixture.read("nothing-here")
             Issue.record("expected itemNotFound")
@@ -140,7 +140,7 @@ struct VaultItemsTests {
 
     @Test("list and contains never prompt and never return values; delete removes")
     func listContainsDelete() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .biometryAny)
         try await fixture.add("b", service: "other", accessControl: .devicePasscode)
         #expect(try await fixture.vault.contains(service: "svc", account: "a"))

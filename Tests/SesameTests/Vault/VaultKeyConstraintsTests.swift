@@ -13,7 +13,7 @@ struct VaultKeyConstraintsTests {
     static let message = Array("deploy".utf8)
 
     /// An Ed25519 key imported as `ssh-add` hands one over, with `constraints`.
-    static func addKey(_ fixture: VaultFixture, name: String = "k", algorithm: KeyAlgorithm = .ed25519,
+    static func addKey(_ fixture: TestVault, name: String = "k", algorithm: KeyAlgorithm = .ed25519,
                        constraints: KeyConstraints) async throws -> VaultKey {
         let seed = (0..<32).map { _ in UInt8.random(in: 0...255) }
         let scalar = algorithm == .ed25519 ? seed : Array(P256.Signing.PrivateKey().rawRepresentation)
@@ -21,13 +21,13 @@ struct VaultKeyConstraintsTests {
                                                     accessControl: Vault.noAccessControl, constraints: constraints, context: nil)
     }
 
-    static func keyRows(_ fixture: VaultFixture) async throws -> Int? {
+    static func keyRows(_ fixture: TestVault) async throws -> Int? {
         try await fixture.rawDatabase().read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") }
     }
 
     @Test("SPEC D8: past its lifetime a key is listed nowhere, refused at its next use and deleted from the file")
     func lifetime() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let added = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
         #expect(added.constraints.expires == fixture.machine.clock.now().addingTimeInterval(8))
         #expect(try await fixture.vault.key(service: "ssh", name: "k").constraints == added.constraints, "stored, read back")
@@ -44,7 +44,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8: a lifetime is not stretched by a clock set back past the moment it was set")
     func clockSetBack() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
         fixture.machine.clock.advance(by: -3600)
         #expect(await fixture.status {
@@ -54,7 +54,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8, issue 23: a process whose wall clock stands still does not stretch a lifetime: it is measured on the kernel's boot clock")
     func wallClockHeldStill() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
         // Eight seconds pass; the process's wall clock says none did.
         fixture.machine.clock.advance(by: 8)
@@ -68,7 +68,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8, issue 23: a lifetime set before a reboot has ended after it, whatever the wall clock says")
     func lifetimeEndsAtReboot() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(3600)))
         _ = try await Self.addKey(fixture, name: "plain", constraints: KeyConstraints(confirmEachUse: false))
         fixture.machine.clock.reboot(downtime: 0, uptime: 5)
@@ -81,7 +81,7 @@ struct VaultKeyConstraintsTests {
     @Test("SPEC D8: a confirm-each-use key asks the owner at every use, also with a context authorised ahead of time; no answer, no use",
           arguments: [KeyAlgorithm.ed25519, .x25519])
     func confirmation(algorithm: KeyAlgorithm) async throws {
-        let fixture = try await VaultFixture(machine: Fixture(withSensor: false))
+        let fixture = try await TestVault(machine: TestMachine(withSensor: false))
         let key = try await Self.addKey(fixture, algorithm: algorithm, constraints: KeyConstraints(confirmEachUse: true))
         #expect(key.constraints.confirmEachUse)
         func use(_ context: AuthenticationContext? = nil) async -> VaultError.Status? {
@@ -111,7 +111,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8: dropping a key's constraints from its row, or moving a sealed record to another key, fails closed (tampered)")
     func tampering() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, name: "a", constraints: KeyConstraints(confirmEachUse: true))
         _ = try await Self.addKey(fixture, name: "b", constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(60)))
         // The constraints live in the row's sealed attributes (SPEC D9), so
@@ -144,7 +144,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8: adding constraints to a stored key only tightens them; none, or a later expiry, lifts nothing")
     func onlyTightened() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let soon = fixture.machine.clock.now().addingTimeInterval(10)
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: soon, confirmEachUse: true))
         var key = try await fixture.vault.constrainKey(service: "ssh", name: "k", with: .none)
@@ -160,7 +160,7 @@ struct VaultKeyConstraintsTests {
 
     @Test("SPEC D8: a key of a format 3 file (no constraints) reads and signs as it is; the first constrained key upgrades the file, and the old key keeps working")
     func migrationFromFormat3() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let old = try await Self.addKey(fixture, name: "old", constraints: .none)
         // Back to what format 3 wrote: the same key as a clear row, MACed without a lookup.
         let keyring = fixture.vault.keyring

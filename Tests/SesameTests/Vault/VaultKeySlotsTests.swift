@@ -8,7 +8,7 @@ struct VaultKeySlotsTests {
     @Test("Device, passcode and recovery slots each open the same vault; wrong secrets do not")
     func slots() async throws {
         let passcode = SecretBytes(utf8: "1234-5678")
-        let machine = Fixture()
+        let machine = TestMachine()
         let directory = try TemporaryDirectory()
         let path = directory.path + "/vault.sqlite"
         let (vault, recovery) = try await Vault.create(at: path, slots: [.device(), .passcode(passcode, cost: .testing), .recovery],
@@ -34,7 +34,7 @@ struct VaultKeySlotsTests {
 
     @Test("A vault created passcode-only has no device slot and no device key")
     func passcodeOnly() async throws {
-        let machine = Fixture()
+        let machine = TestMachine()
         let directory = try TemporaryDirectory()
         let path = directory.path + "/vault.sqlite"
         let (_, recovery) = try await Vault.create(at: path, slots: [.passcode(SecretBytes(utf8: "pc"), cost: .testing)],
@@ -49,7 +49,7 @@ struct VaultKeySlotsTests {
 
     @Test("A missing device key is reported as locked; an existing vault is never overwritten")
     func missingDeviceKey() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         await #expect(throws: VaultError.invalidArgument) {
             _ = try await Vault.create(at: fixture.path, slots: [.device()], authenticators: fixture.machine.authenticators)
         }

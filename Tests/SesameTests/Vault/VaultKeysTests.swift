@@ -15,7 +15,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: a key of each algorithm is created, its public key read without a prompt, and it works", arguments: KeyAlgorithm.allCases)
     func eachAlgorithm(algorithm: KeyAlgorithm) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let key = try await fixture.vault.createKey(service: "ssh", name: "k", algorithm: algorithm, accessControl: .biometryAny)
         #expect(key.accessControl.flags == [.biometryAny, .privateKeyUsage])
         #expect(key.accessibility == .whenUnlockedThisDeviceOnly)
@@ -47,7 +47,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: the shared secret is the standard one: swift-crypto on the peer's side computes the same", arguments: [KeyAlgorithm.x25519, .p256Agreement])
     func sharedSecret(algorithm: KeyAlgorithm) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let key = try await fixture.vault.createKey(service: "s", name: "k", algorithm: algorithm)
         let (peer, expected): (PublicKey, [UInt8])
         if algorithm == .x25519 {
@@ -66,7 +66,7 @@ struct VaultKeysTests {
 
     @Test("SPEC A12, D3, D7: a context authorised for useKeySign signs without a prompt; one authorised for another operation does not serve")
     func preAuthorisedForThatOperationOnly() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let key = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519, accessControl: .biometryCurrentSet)
         let signing = fixture.context()
         fixture.sensor.present(.match)
@@ -92,7 +92,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D5, D7: an enrolment change invalidates a biometryCurrentSet key for good; a biometryAny key survives")
     func enrolmentChange() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await fixture.vault.createKey(service: "s", name: "current", algorithm: .p256, accessControl: .biometryCurrentSet)
         _ = try await fixture.vault.createKey(service: "s", name: "any", algorithm: .p256, accessControl: .biometryAny)
         fixture.sensor.present(.match)
@@ -111,7 +111,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D1, D7: biometrics locked out → the device passcode lifts the lockout, then the key's own scan")
     func lockoutFirst() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519, accessControl: .biometryAny)
         #expect(await fixture.machine.lockOut() == .biometryLockout)
         fixture.presenter.answerSecrets(.enter("device-1234"))
@@ -122,7 +122,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D6, D7: an applicationPassword key signs only with the right password on the context")
     func applicationPassword() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let create = fixture.context()
         _ = create.setCredential(SecretBytes(utf8: "server-given"), type: .applicationPassword)
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .p256, accessControl: .applicationPassword, context: create)
@@ -134,7 +134,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: a key is used only for its purpose, refused before any prompt")
     func purpose() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let signer = try await fixture.vault.createKey(service: "s", name: "sign", algorithm: .ed25519, accessControl: .biometryAny)
         let agreer = try await fixture.vault.createKey(service: "s", name: "agree", algorithm: .x25519, accessControl: .biometryAny)
         #expect(await fixture.status { _ = try await fixture.vault.sign([1], withKey: "agree", service: "s", operationPrompt: "x") } == .invalidArgument)
@@ -148,7 +148,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: decrypting another key's or a changed ciphertext is authFailed, never garbage")
     func wrongCiphertext() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let a = try await fixture.vault.createKey(service: "s", name: "a", algorithm: .p256Agreement)
         _ = try await fixture.vault.createKey(service: "s", name: "b", algorithm: .p256Agreement)
         let ciphertext = try a.publicKey.encrypt(Self.message)
@@ -164,7 +164,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D2, D7: a key must be ThisDeviceOnly; names are required; a second key of one name is a duplicate")
     func creationRules() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         #expect(await fixture.status { _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519, accessibility: .whenUnlocked) } == .invalidArgument)
         #expect(await fixture.status { _ = try await fixture.vault.createKey(service: "", name: "k", algorithm: .ed25519) } == .invalidArgument)
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519, accessibility: .afterFirstUnlockThisDeviceOnly)
@@ -176,7 +176,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: keys and items are apart: no item API reaches a key, an item and a key may share a name")
     func apartFromItems() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await fixture.vault.createKey(service: "svc", name: "k", algorithm: .ed25519)
         #expect(try await fixture.vault.list().isEmpty)
         #expect(await fixture.status { _ = try await fixture.read("k") } == .itemNotFound)
@@ -189,7 +189,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: export skips every key and names it; nothing of a private key is in the file")
     func exportSkipsKeys() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let pem = Curve25519.Signing.PrivateKey()
         _ = try await fixture.vault.importKey(SecretBytes(utf8: pem.pemRepresentation), service: "ssh", name: "imported")
         _ = try await fixture.vault.createKey(service: "ssh", name: "made", algorithm: .p256)
@@ -207,11 +207,11 @@ struct VaultKeysTests {
 
     @Test("The key row: every column changed is tampered; moved into the item table it is not an item")
     func tampering() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519)
         // Algorithm, public key, access control and label are sealed in `attributes` (SPEC D9).
         for column in ["attributes", "wrappings", "ciphertext", "mac"] {
-            let scratch = try await VaultFixture()
+            let scratch = try await TestVault()
             _ = try await scratch.vault.createKey(service: "s", name: "k", algorithm: .ed25519)
             try await scratch.rawDatabase().write { db in
                 try db.execute(sql: "UPDATE key SET \(column) = zeroblob(length(\(column)))")
@@ -231,7 +231,7 @@ struct VaultKeysTests {
 
     @Test("SPEC D7: a vault from before keys (format 2) lists none without writing, and gets its key table with the first key")
     func formatTwoVault() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.rawDatabase().write { db in try LegacyVault.rollBack(db, to: 2) }
         #expect(try await fixture.vault.keys().isEmpty)
         #expect(await fixture.status { _ = try await fixture.vault.key(service: "s", name: "k") } == .itemNotFound)

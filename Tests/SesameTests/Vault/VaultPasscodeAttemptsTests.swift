@@ -9,13 +9,13 @@ import Testing
 @Suite("SPEC E5: the vault passcode's attempt gate")
 struct VaultPasscodeAttemptsTests {
     let directory: TemporaryDirectory
-    let machine = Fixture(devicePasscode: nil, withSensor: false)
+    let machine = TestMachine(devicePasscode: nil, withSensor: false)
     var path: String { directory.path + "/data/vault.sqlite" }
 
     init() async throws {
         directory = try TemporaryDirectory()
         let vault = try await Vault.create(at: directory.path + "/data/vault.sqlite", slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)],
-                                           authenticators: Fixture(devicePasscode: nil, withSensor: false).authenticators).vault
+                                           authenticators: TestMachine(devicePasscode: nil, withSensor: false).authenticators).vault
         try await vault.add(SecretBytes(utf8: "diary"), service: "notes", account: "2026")
     }
 

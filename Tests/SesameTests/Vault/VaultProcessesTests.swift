@@ -23,7 +23,7 @@ struct VaultProcessesTests {
 
     @Test("Two processes writing 1,000 items each at once: all 2,000 are present")
     func concurrentWriters() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let writers = try ["p", "q"].map { try Self.writer(fixture.path, prefix: $0, count: 1_000) }
         var acknowledged: [String] = []
         for (process, output) in writers {
@@ -42,7 +42,7 @@ struct VaultProcessesTests {
 
     @Test("A writer killed with SIGKILL mid-loop: every acknowledged item is present and the file opens")
     func killed() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let (process, output) = try Self.writer(fixture.path, prefix: "k", count: 1_000_000)
         var received = Data()
         while received.split(separator: UInt8(ascii: "\n")).count < 150 {

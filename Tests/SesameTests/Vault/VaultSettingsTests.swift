@@ -7,7 +7,7 @@ import Testing
 struct VaultSettingsTests {
     @Test("Settings round-trip, update atomically, and report edits as tampered")
     func settings() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         #expect(try await fixture.vault.setting(named: "flags") == nil)
         try await fixture.vault.setSetting([1, 2, 3], named: "flags")
         #expect(try await fixture.vault.setting(named: "flags") == [1, 2, 3])
@@ -24,7 +24,7 @@ struct VaultSettingsTests {
 
     @Test("SPEC A4: VaultAttemptStore keeps lockout across reopening and fails closed when edited")
     func attempts() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         var authenticators = fixture.vault.authenticators
         authenticators.attempts = VaultAttemptStore(fixture.vault)
         fixture.vault.authenticators = authenticators

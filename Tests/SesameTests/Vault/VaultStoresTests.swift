@@ -9,7 +9,7 @@ import Testing
 struct VaultStoresTests {
     @Test("SPEC B6: feature-protection flags live in the vault and survive reopening it")
     func featureFlags() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let keys = InMemoryDeviceKeyStore()
         let protection = FeatureProtection(appIdentifier: "com.example.money", authenticators: fixture.machine.authenticators,
                                            store: VaultFeatureProtectionStore(fixture.vault), deviceKeys: keys)
@@ -23,7 +23,7 @@ struct VaultStoresTests {
 
     @Test("SPEC B6: an edited flag record in the vault fails closed: every feature counts as protected")
     func featureFlagsTampered() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let protection = FeatureProtection(appIdentifier: "com.example.money", authenticators: fixture.machine.authenticators,
                                            store: VaultFeatureProtectionStore(fixture.vault), deviceKeys: InMemoryDeviceKeyStore())
         try await protection.enable("transfer")
@@ -38,7 +38,7 @@ struct VaultStoresTests {
 
     @Test("SPEC E3: the app passcode's delay, kept in the vault, survives a restart")
     func passcodeDelay() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let clock = ManualClock()
         let cost = AppPasscodeCost(n: 1 << 8, r: 8, p: 1)
         let passcode = AppPasscode(appIdentifier: "com.example.notes", store: VaultAppPasscodeStore(fixture.vault), cost: cost, clock: clock)

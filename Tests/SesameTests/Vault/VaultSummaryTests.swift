@@ -8,7 +8,7 @@ import Testing
 struct VaultSummaryTests {
     @Test("The summary gives the slot kinds and the item count, and never needs a key")
     func summary() async throws {
-        let fixture = try await VaultFixture(slots: [.device(), .passcode(SecretBytes(utf8: "1234"), cost: .testing), .recovery])
+        let fixture = try await TestVault(slots: [.device(), .passcode(SecretBytes(utf8: "1234"), cost: .testing), .recovery])
         #expect(try await Vault.summary(at: fixture.path) == VaultSummary(format: 6, slots: ["device", "passcode", "recovery"], itemCount: 0))
         try await fixture.add("a")
         try await fixture.add("b", service: "other")
@@ -26,11 +26,11 @@ struct VaultSummaryTests {
         let missing = directory.path + "/none.sqlite"
         #expect(await status { _ = try await Vault.summary(at: missing) } == .ioError)
 
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.rawDatabase().write { try $0.execute(sql: "DROP TABLE slot") }
         #expect(await status { _ = try await Vault.summary(at: fixture.path) } == .damaged)
 
-        let open = try await VaultFixture()
+        let open = try await TestVault()
         chmod(open.path, 0o644)
         #expect(await status { _ = try await Vault.summary(at: open.path) } == .insecurePermissions)
     }

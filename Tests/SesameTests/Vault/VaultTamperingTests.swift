@@ -35,7 +35,7 @@ struct VaultTamperingTests {
 
     @Test("Each column of an item row, changed, is reported as tampered; the other items stay readable", arguments: columns)
     func column(column: String) async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("victim", accessControl: .biometryCurrentSet)
         try await fixture.add("bystander")
         try Self.tamper(column, of: fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
@@ -49,7 +49,7 @@ struct VaultTamperingTests {
 
     @Test("Swapping two rows' ciphertexts is detected, not decrypted into the wrong item")
     func swappedCiphertexts() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         try await fixture.add("a", "alpha")
         try await fixture.add("b", "bravo")
         let lookupA = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "a"))
@@ -66,7 +66,7 @@ struct VaultTamperingTests {
 
     @Test("A truncated vault file is reported as damaged and left as it is")
     func truncated() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         for index in 0..<200 { try await fixture.add("item-\(index)", String(repeating: "v", count: 200)) }
         let path = fixture.path
         let directory = fixture.directory
@@ -93,7 +93,7 @@ struct VaultTamperingTests {
 
     @Test("A vault file or directory open to others is refused, with the reason")
     func permissions() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let directory = (fixture.path as NSString).deletingLastPathComponent
         chmod(fixture.path, 0o644)
         do {
@@ -112,7 +112,7 @@ struct VaultTamperingTests {
 
     @Test("The vault directory is created 0700, the file 0600, in WAL mode with full sync")
     func modes() async throws {
-        let fixture = try await VaultFixture()
+        let fixture = try await TestVault()
         let directory = (fixture.path as NSString).deletingLastPathComponent
         let fileMode = try FileManager.default.attributesOfItem(atPath: fixture.path)[.posixPermissions] as! Int
         let directoryMode = try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as! Int

@@ -7,7 +7,7 @@ import Testing
 struct VaultTransferTests {
     @Test("SPEC D2: ThisDeviceOnly items are excluded from export; the others arrive in another vault")
     func roundTrip() async throws {
-        let source = try await VaultFixture()
+        let source = try await TestVault()
         try await source.add("portable", "p-value")
         try await source.add("presence", "u-value", accessControl: .userPresence)
         try await source.add("current", "c-value", accessControl: .biometryCurrentSet)
@@ -19,7 +19,7 @@ struct VaultTransferTests {
         #expect(Set(report.skipped.map(\.account)) == ["local", "local2"])
         #expect(report.skipped.allSatisfy { $0.reason.contains("never leave") })
 
-        let target = try await VaultFixture()
+        let target = try await TestVault()
         let imported = try await target.vault.importItems(from: report.file, passphrase: SecretBytes(utf8: "correct horse"))
         #expect(imported.transferred == 3 && imported.skipped.isEmpty)
         #expect(try await target.read("portable") == "p-value")
@@ -34,11 +34,11 @@ struct VaultTransferTests {
 
     @Test("Import refuses damaged files and wrong passphrases clearly, importing nothing")
     func damaged() async throws {
-        let source = try await VaultFixture()
+        let source = try await TestVault()
         try await source.add("a")
         source.sensor.present(.match)
         let file = try await source.vault.export(passphrase: SecretBytes(utf8: "pp"), cost: .testing, operationPrompt: "Back up").file
-        let target = try await VaultFixture()
+        let target = try await TestVault()
         let pass = SecretBytes(utf8: "pp")
         var flipped = file
         flipped[flipped.count / 2] ^= 1

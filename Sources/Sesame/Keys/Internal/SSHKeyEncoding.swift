@@ -8,13 +8,13 @@ import Foundation
 /// the public key blob, and the unencrypted `openssh-key-v1` private key
 /// file (OpenSSH's PROTOCOL.key) for import. Its strings are a 32-bit
 /// big-endian length and the bytes, which is ``ByteWriter/field(_:)-…``.
-enum SSHKeyEncoding {
-    static let ed25519Type = "ssh-ed25519"
-    static let p256Type = "ecdsa-sha2-nistp256"
-    static let p256Curve = "nistp256"
+package enum SSHKeyEncoding {
+    package static let ed25519Type = "ssh-ed25519"
+    package static let p256Type = "ecdsa-sha2-nistp256"
+    package static let p256Curve = "nistp256"
 
     /// The key type name, for signing keys only.
-    static func keyType(_ algorithm: KeyAlgorithm) -> String? {
+    package static func keyType(_ algorithm: KeyAlgorithm) -> String? {
         switch algorithm {
         case .ed25519: ed25519Type
         case .p256: p256Type
@@ -24,7 +24,7 @@ enum SSHKeyEncoding {
 
     /// `string type ‖ string key` (Ed25519) or `string type ‖ string curve ‖
     /// string Q` (P-256); `nil` for key-agreement keys.
-    static func publicKeyBlob(_ key: PublicKey) -> [UInt8]? {
+    package static func publicKeyBlob(_ key: PublicKey) -> [UInt8]? {
         guard let type = keyType(key.algorithm) else { return nil }
         var writer = ByteWriter()
         writer.field(type)
@@ -38,7 +38,7 @@ enum SSHKeyEncoding {
     /// as 32 bytes: a P-256 scalar, or an ECDSA signature's r or s. `nil`
     /// for a negative or longer one. One reader for the key file, the
     /// agent's add-identity message and session-bind signatures.
-    static func fixed32(mpint: [UInt8]) -> [UInt8]? {
+    package static func fixed32(mpint: [UInt8]) -> [UInt8]? {
         guard mpint.first.map({ $0 & 0x80 == 0 }) ?? true else { return nil }
         let digits = Array(mpint.drop(while: { $0 == 0 }))
         guard digits.count <= 32 else { return nil }
@@ -46,7 +46,7 @@ enum SSHKeyEncoding {
     }
 
     /// What an OpenSSH private key file holds.
-    struct PrivateKeyFile {
+    package struct PrivateKeyFile {
         var algorithm: KeyAlgorithm
         /// Ed25519: the 32-byte seed; P-256: the 32-byte scalar.
         var privateKey: [UInt8]
@@ -56,7 +56,7 @@ enum SSHKeyEncoding {
 
     /// The base64 body of an `OPENSSH PRIVATE KEY` block, decoded; `nil`
     /// when `text` is not exactly one such block.
-    static func armoredPrivateKeyFile(_ text: String) -> [UInt8]? {
+    package static func armoredPrivateKeyFile(_ text: String) -> [UInt8]? {
         let begin = "-----BEGIN OPENSSH PRIVATE KEY-----", end = "-----END OPENSSH PRIVATE KEY-----"
         var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard lines.first == begin, lines.last == end else { return nil }
@@ -70,7 +70,7 @@ enum SSHKeyEncoding {
     /// - Throws: ``VaultError`` `invalidArgument`: not such a file, a
     ///   passphrase-protected one (Sesame does not run bcrypt_pbkdf), more
     ///   than one key, an unsupported key type, or inconsistent contents.
-    static func parsePrivateKeyFile(_ bytes: [UInt8]) throws(VaultError) -> PrivateKeyFile {
+    package static func parsePrivateKeyFile(_ bytes: [UInt8]) throws(VaultError) -> PrivateKeyFile {
         let magic = Array("openssh-key-v1".utf8) + [0]
         guard bytes.starts(with: magic) else { throw VaultError(.invalidArgument, "Not an OpenSSH private key (no openssh-key-v1 header)") }
         var reader = ByteReader(Array(bytes.dropFirst(magic.count)))

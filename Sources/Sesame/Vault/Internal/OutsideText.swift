@@ -1,14 +1,14 @@
 /// The one check of names and dates that come from outside (SPEC D9),
 /// wherever an item or a key is made: `add`, `import`, `createKey`,
 /// `importKey`, a git credential, a one-time code.
-enum OutsideText {
+package enum OutsideText {
     /// How far in the future an imported date may be: clocks of two
     /// machines differ a little, not by years.
-    static let allowedSkew: Double = 5 * 60
+    package static let allowedSkew: Double = 5 * 60
 
     /// - Throws: ``VaultError`` with `invalidName` when a part holds a
     ///   control character (the message shows it escaped).
-    static func checkNames(service: String, account: String, label: String?, what: String) throws(VaultError) {
+    package static func checkNames(service: String, account: String, label: String?, what: String) throws(VaultError) {
         for (part, text) in [("service", service), ("name", account), ("label", label ?? "")] where text.containsControlCharacters {
             throw VaultError(.invalidName, """
                 The \(what)'s \(part) "\(text.escapingControlCharacters())" holds a control character; \
@@ -19,7 +19,7 @@ enum OutsideText {
 
     /// Why `date` (seconds since 1970) cannot be stored, or `nil`: it must be
     /// finite, not before 1970, and not later than `now` plus ``allowedSkew``.
-    static func problem(date: Double, now: Double) -> String? {
+    package static func problem(date: Double, now: Double) -> String? {
         guard date.isFinite else { return "its date is not a number of seconds (\(date))" }
         guard date >= 0 else { return "its date is before 1970" }
         guard date <= now + allowedSkew else { return "its date is in the future" }

@@ -1,0 +1,55 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension Vault {
+    /// Reads an item's value, authenticating once as
+    /// ``read(service:account:operationPrompt:context:)`` does, and replaces
+    /// it with what `change` makes of it, only if no other process changed
+    /// the item meanwhile (compare and swap on the item's revision).
+    ///
+    /// For integrations whose stored value moves on with each use (a HOTP
+    /// counter): the new value is durable before the result is handed back,
+    /// so a crash never hands out the same result twice, and two processes
+    /// reading the same value never both succeed.
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    ///   - operationPrompt: Why the item is needed, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    ///   - change: Given the value, returns the value to store (`nil`: leave
+    ///     the item as it is) and the caller's result.
+    /// - Returns: What `change` returned.
+    /// - Throws: ``VaultError`` as `read` does; `change`'s own error;
+    ///   `itemNotFound` when another process changed or deleted the item
+    ///   while this one authenticated (nothing was written).
+    package func updateValue<Result: Sendable>(
+        service: String, account: String, operationPrompt: String, context: AuthenticationContext?,
+        _ change: (SecretBytes) throws(VaultError) -> (newValue: SecretBytes?, result: Result)
+    ) async throws(VaultError) -> Result {
+        let original = try await verifiedRow(service: service, account: account)
+        let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
+        var plaintext = try open(original.ciphertext, key: itemKey, associatedData: original.associatedData, what: "the value of \(original.name)")
+        let stored = SecretBytes(plaintext)
+        wipe(&plaintext)
+        let (newValue, result) = try change(stored)
+        guard let newValue else { return result }
+        var row = original
+        row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
+        try sealValue(newValue, into: &row, key: itemKey)
+        let finished = row
+        let keyring = keyring
+        try await write { db in
+            // Two processes reading the same value must not both use it:
+            // only the first write wins, the other one fails here.
+            guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
+                  current.isSameRevision(as: original)
+            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; nothing was used") }
+            try finished.replace(db, keyring: keyring)
+        }
+        return result
+    }
+}

@@ -1,0 +1,207 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// The ssh-agent protocol's answers over a vault's protected keys (issue 15,
+/// SPEC D7): SSH keys whose private part never leaves the vault and whose
+/// every signature runs the key's access control — a finger, or the login
+/// password where the access control allows it.
+///
+/// Transport-free: a server (``SSHAgentRequest/parse(_:)`` in, ``SSHAgentResponse/frame`` out)
+/// calls ``respond(to:on:)`` for each message of a connection.
+///
+/// - Identities: every Ed25519 and P-256 signing key of ``Configuration/service``,
+///   its label (or name) as the comment. Listing never prompts.
+/// - Signing: one prompt at a time, in arrival order; a connection closed
+///   while waiting or prompting cancels its own prompt.
+/// - `ssh-add FILE` imports the key into the vault with
+///   ``Configuration/addedKeyAccessControl``. Its constraints are stored with
+///   it (SPEC D8, ``KeyConstraints``) and enforced by the vault at every use,
+///   in this agent, after its restart and in `sesame key sign` alike: at the
+///   end of its lifetime (`-t`) the key is deleted from the vault, and
+///   confirm (`-c`) asks the owner (device owner) before each use even when
+///   the key's access control would not. Adding a key the vault already has
+///   only tightens its stored constraints, never lifts one. A constraint the
+///   vault cannot keep (an extension such as `ssh-add -h`'s destinations)
+///   refuses the key, which is then never written.
+/// - `ssh-add -d` / `-D` hide keys from this agent until it restarts; the
+///   vault keeps them (`sesame key rm` deletes a key).
+/// - `ssh-add -x` / `-X` lock and unlock; unlock guesses are limited (SPEC E5).
+public final class SSHAgent: Sendable {
+    /// What the agent serves and how keys added through it are protected.
+    public struct Configuration: Sendable {
+        /// The vault service whose keys are SSH keys; `ssh` by default.
+        public var service: String
+        /// The access control of keys added with `ssh-add`; user presence by default.
+        public var addedKeyAccessControl: AccessControl
+
+        /// - Parameters:
+        ///   - service: The vault service whose keys are served.
+        ///   - addedKeyAccessControl: The access control `ssh-add` imports keys with.
+        public init(service: String = "ssh", addedKeyAccessControl: AccessControl = .userPresence) {
+            self.service = service
+            self.addedKeyAccessControl = addedKeyAccessControl
+        }
+    }
+
+    private struct State: Sendable {
+        /// Key blobs `ssh-add -d` / `-D` removed from this agent.
+        var hidden: Set<[UInt8]> = []
+    }
+
+    private let vault: Vault
+    private let configuration: Configuration
+    private let makeContext: @Sendable () -> AuthenticationContext
+    private let state = Locked(State())
+    private let prompts = PromptQueue()
+    private let lock: AgentLock
+
+    /// An agent over `vault`.
+    ///
+    /// - Parameters:
+    ///   - vault: An open vault.
+    ///   - configuration: The service and the access control for added keys.
+    ///   - clock: The clock for unlock delays (lifetimes are the vault's, judged by its clock).
+    ///   - makeContext: A context for each signature's prompt (its presenter,
+    ///     reuse window and interaction rules are the caller's).
+    public init(
+        vault: Vault, configuration: Configuration = Configuration(), clock: any AuthenticationClock = SystemClock(),
+        makeContext: @escaping @Sendable () -> AuthenticationContext
+    ) {
+        self.vault = vault
+        self.configuration = configuration
+        self.makeContext = makeContext
+        lock = AgentLock(clock: clock)
+    }
+
+    /// Answers one request of `connection`. Never throws: every failure is
+    /// the protocol's failure message (the reason goes nowhere a client sees).
+    ///
+    /// - Parameters:
+    ///   - request: The parsed message.
+    ///   - connection: The client connection it came on.
+    /// - Returns: The response to send.
+    public func respond(to request: SSHAgentRequest, on connection: SSHAgentConnection) async -> SSHAgentResponse {
+        do {
+            return try await answer(request, on: connection)
+        } catch {
+            return .failure
+        }
+    }
+
+    private func answer(_ request: SSHAgentRequest, on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
+        switch request {
+        case .requestIdentities:
+            guard !lock.isLocked else { return .identities([]) }
+            return .identities(try await servedKeys().map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
+        case .sign(let keyBlob, let data, _):
+            return try await sign(data, keyBlob: keyBlob, on: connection)
+        case .addIdentity(let key, let comment, let constraints):
+            return try await add(key, comment: comment, constraints: constraints)
+        case .removeIdentity(let keyBlob):
+            guard !lock.isLocked, try await servedKeys().contains(where: { $0.blob == keyBlob }) else { return .failure }
+            state.withLock { _ = $0.hidden.insert(keyBlob) }
+            return .success
+        case .removeAllIdentities:
+            guard !lock.isLocked else { return .failure }
+            let blobs = try await servedKeys().map(\.blob)
+            state.withLock { $0.hidden.formUnion(blobs) }
+            return .success
+        case .lock(let passphrase):
+            return lock.lock(passphrase) ? .success : .failure
+        case .unlock(let passphrase):
+            return await lock.unlock(passphrase) ? .success : .failure
+        case .sessionBind(let hostKey, let sessionIdentifier, let signature, let isForwarding):
+            guard let key = SSHSignature.publicKey(fromBlob: hostKey),
+                  SSHSignature.verify(signature, of: sessionIdentifier, by: key) else { return .failure }
+            connection.bind(hostKey: key, forwarded: isForwarding)
+            return .success
+        case .unknownExtension, .unsupported:
+            return .failure
+        }
+    }
+
+    // MARK: Keys
+
+    /// The served keys and their blobs: signing keys of the service, minus
+    /// those hidden or past their lifetime (which are deleted now).
+    private func servedKeys() async throws -> [(key: VaultKey, blob: [UInt8])] {
+        // The vault leaves expired keys out anyway; deleting them here keeps the file clean.
+        try? await vault.deleteExpiredKeys(service: configuration.service)
+        let hidden = state.withLock { $0.hidden }
+        return try await vault.keys(service: configuration.service).compactMap { key in
+            guard key.algorithm.purpose == .signing, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey), !hidden.contains(blob) else { return nil }
+            return (key, blob)
+        }
+    }
+
+    private func sign(_ data: [UInt8], keyBlob: [UInt8], on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
+        guard !lock.isLocked, let served = try await servedKeys().first(where: { $0.blob == keyBlob }) else { return .failure }
+        let key = served.key
+        await prompts.acquire()
+        defer { Task { await prompts.release() } }
+        let context = makeContext()
+        guard connection.begin(context) else { return .failure }
+        defer { connection.end() }
+        let reason = Self.reason(for: data, key: key, host: connection.boundHostKey)
+        // The key's stored constraints (confirmation, lifetime) are enforced by the vault (SPEC D8).
+        let raw = try await vault.sign(data, withKey: key.name, service: key.service, encoding: .raw, operationPrompt: reason, context: context)
+        return .signature(try SSHSignature.encode(algorithm: key.algorithm, rawSignature: raw))
+    }
+
+    /// What the prompt says: which key, and the host when the session is bound.
+    static func reason(for data: [UInt8], key: VaultKey, host: PublicKey?) -> String {
+        let name = key.label ?? key.name
+        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" }
+        if let host { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" }
+        return "SSH: sign with \(name)"
+    }
+
+    private func add(_ key: SSHAgentKey, comment: String, constraints: [SSHAgentConstraint]) async throws -> SSHAgentResponse {
+        guard !lock.isLocked, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey) else { return .failure }
+        var confirm = false
+        var lifetime: UInt32?
+        for constraint in constraints {
+            switch constraint {
+            case .confirm: confirm = true
+            case .lifetime(let seconds): lifetime = seconds
+            // Unknown constraints (a destination restriction, say) cannot be
+            // honoured, so the key is refused rather than served unrestricted.
+            case .extension: return .failure
+            }
+        }
+        let constraints = KeyConstraints(
+            expires: lifetime.map { vault.authenticators.clock.now().addingTimeInterval(TimeInterval($0)) }, confirmEachUse: confirm)
+        // An expired key still in the file would collide with its own re-adding.
+        try? await vault.deleteExpiredKeys(service: configuration.service)
+        let existing = try await vault.keys(service: configuration.service)
+        if let same = existing.first(where: { $0.publicKey == key.publicKey }) {
+            if !constraints.isEmpty {
+                _ = try await vault.constrainKey(service: configuration.service, name: same.name, with: constraints)
+            }
+        } else {
+            var name = Self.name(for: comment, key: key.publicKey)
+            var suffix = 2
+            while existing.contains(where: { $0.name == name }) {
+                name = Self.name(for: comment, key: key.publicKey) + "-\(suffix)"
+                suffix += 1
+            }
+            _ = try await vault.importRawKey(
+                key.privateKey, algorithm: key.algorithm, service: configuration.service, name: name,
+                label: comment.isEmpty ? nil : comment, accessControl: configuration.addedKeyAccessControl,
+                constraints: constraints, context: makeContext())
+        }
+        state.withLock { _ = $0.hidden.remove(blob) }
+        return .success
+    }
+
+    /// A vault name for an added key: its comment's safe characters, else
+    /// its fingerprint's.
+    static func name(for comment: String, key: PublicKey) -> String {
+        let safe = String(comment.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.@".unicodeScalars.contains($0)) }.prefix(64))
+        return safe.isEmpty ? "key-" + String(key.fingerprint.dropFirst(7).prefix(12).map { $0 == "/" || $0 == "+" ? "_" : $0 }) : safe
+    }
+}
