@@ -15,8 +15,16 @@ A prelude is scripts/examples/NAME.swift: declarations the fragment assumes
 (the names an earlier block made, or placeholders such as `myPrompt`), put
 before the block. Exits non-zero when a block does not build.
 
-Usage: scripts/check-examples.py [FILE.md ...]   (default: README.md)
+Usage: scripts/check-examples.py [FILE.md ...]
+
+By default every documentation file with examples: README.md, then every
+docs/**/*.md, then every Sources/**/*.docc/**/*.md (each group sorted, so the
+order, and the ExampleNN names, are the same on every machine). The examples
+depend on the library products Sesame, SesameLinux, SesameSSH,
+SesameSecretsInUse and SesameTesting, those of them that Package.swift
+declares.
 """
+import glob
 import os
 import re
 import subprocess
@@ -26,6 +34,20 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PRELUDES = os.path.join(ROOT, "scripts", "examples")
 MARKER = re.compile(r"<!--\s*example:\s*(.*?)\s*-->")
+PRODUCTS = ("Sesame", "SesameLinux", "SesameSSH", "SesameSecretsInUse", "SesameTesting")
+
+
+def documentation_files():
+    """README.md, docs/**/*.md and the DocC catalogs' articles, in a fixed order."""
+    def under(pattern):
+        return sorted(glob.glob(os.path.join(ROOT, pattern), recursive=True))
+    return [os.path.join(ROOT, "README.md")] + under("docs/**/*.md") + under("Sources/**/*.docc/**/*.md")
+
+
+def library_products():
+    """The products of PRODUCTS that the package declares."""
+    manifest = open(os.path.join(ROOT, "Package.swift"), encoding="utf-8").read()
+    return [p for p in PRODUCTS if re.search(r'\.library\(\s*name:\s*"' + p + '"', manifest)]
 
 
 def blocks(path):
@@ -59,7 +81,7 @@ def attributes(marker):
 
 
 def main(argv):
-    files = argv[1:] or [os.path.join(ROOT, "README.md")]
+    files = argv[1:] or documentation_files()
     work = tempfile.mkdtemp(prefix="sesame-examples-")
     targets = []
     for path in files:
@@ -86,7 +108,7 @@ def main(argv):
         return 1
 
     identity = os.path.basename(ROOT).lower()  # SwiftPM names a path dependency by its folder
-    dependencies = ', '.join(f'.product(name: "{p}", package: "{identity}")' for p in ("Sesame", "SesameLinux", "SesameTesting"))
+    dependencies = ', '.join(f'.product(name: "{p}", package: "{identity}")' for p in library_products())
     declarations = "\n".join(
         f'        .{"target" if library else "executableTarget"}(name: "{name}", dependencies: [{dependencies}], '
         f'swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]),'
