@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // `swift package generate-documentation`: the DocC catalogs beside each module.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The model and the rules; platform-neutral, no system dependency.

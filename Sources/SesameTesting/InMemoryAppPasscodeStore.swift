@@ -1,8 +1,8 @@
 import Sesame
 
-/// A ``Sesame/AppPasscodeStore`` in memory, whose stored bytes a test can
+/// A `AppPasscodeStore` in memory, whose stored bytes a test can
 /// read and edit to play an attacker with access to the disk. Two
-/// ``Sesame/AppPasscode`` values on one store model an app restart.
+/// `AppPasscode` values on one store model an app restart.
 public final class InMemoryAppPasscodeStore: AppPasscodeStore {
     private let records = Locked<[String: [UInt8]]>([:])
 

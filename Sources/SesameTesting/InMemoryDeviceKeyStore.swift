@@ -1,6 +1,6 @@
 import Sesame
 
-/// A ``Sesame/DeviceKeyStore`` holding a random key in memory only.
+/// A `DeviceKeyStore` holding a random key in memory only.
 public final class InMemoryDeviceKeyStore: DeviceKeyStore {
     private let key: SecretBytes
 

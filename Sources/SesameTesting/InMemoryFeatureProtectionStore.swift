@@ -1,6 +1,6 @@
 import Sesame
 
-/// A ``Sesame/FeatureProtectionStore`` in memory, whose stored bytes a test
+/// A `FeatureProtectionStore` in memory, whose stored bytes a test
 /// can read and edit to play an attacker with access to the disk.
 public final class InMemoryFeatureProtectionStore: FeatureProtectionStore {
     private let records = Locked<[String: [UInt8]]>([:])

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import Sesame
 
-/// A ``ReuseWindowStore`` in memory, timed by a clock the test controls.
+/// A `ReuseWindowStore` in memory, timed by a clock the test controls.
 ///
 /// It can be told to fail, to check that Sesame then does not reuse.
 public final class InMemoryReuseWindowStore: ReuseWindowStore {

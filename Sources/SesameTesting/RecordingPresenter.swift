@@ -1,6 +1,6 @@
 import Sesame
 
-/// A ``Sesame/PromptPresenter`` for tests: it records every call and answers
+/// A `PromptPresenter` for tests: it records every call and answers
 /// from a script, so a test can play the user.
 ///
 /// ```swift

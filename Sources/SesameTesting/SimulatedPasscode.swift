@@ -1,10 +1,10 @@
 import Sesame
 
 /// A device or app passcode for tests, kept only in memory (as wiped-on-release
-/// ``Sesame/SecretBytes``) and compared in constant time.
+/// `SecretBytes`) and compared in constant time.
 ///
-/// As a ``Sesame/DevicePasscodeVerifier`` it asks for the passcode through the
-/// conversation, as PAM does; as an ``Sesame/AppPasscodeVerifier`` it checks
+/// As a `DevicePasscodeVerifier` it asks for the passcode through the
+/// conversation, as PAM does; as an `AppPasscodeVerifier` it checks
 /// what the prompt collected.
 public final class SimulatedPasscode: DevicePasscodeVerifier, AppPasscodeVerifier {
     private struct State {

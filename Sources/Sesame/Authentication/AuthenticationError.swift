@@ -7,7 +7,7 @@ import Foundation
 /// How an evaluation failed (SPEC A3). Every evaluation ends in success or in
 /// exactly one of these codes.
 ///
-/// Each error has a stable numeric ``Code-swift.enum/rawValue`` (the same
+/// Each error has a stable numeric `Code.rawValue` (the same
 /// numbers as Apple's `LAError.Code`), a stable string ``identifier``, and a
 /// ``message`` for people.
 public struct AuthenticationError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -18,7 +18,7 @@ public struct AccessControl: Sendable, Hashable, Codable, CustomStringConvertibl
         /// Use of a private key (keys only; adds no user check).
         case privateKeyUsage
 
-        /// Flags sort by ``rank``, the order of the canonical encoding.
+        /// Flags sort by their rank, the order of the canonical encoding.
         public static func < (lhs: Flag, rhs: Flag) -> Bool {
             lhs.rank < rhs.rank
         }

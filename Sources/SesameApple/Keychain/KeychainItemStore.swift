@@ -14,7 +14,7 @@ import Sesame
 /// calling actor (SPEC D3: never on the main actor).
 ///
 /// On enrolment change Apple deletes `biometryCurrentSet` items (SPEC D5):
-/// reading one afterwards fails with ``Sesame/VaultError/Status-swift.enum/itemNotFound``,
+/// reading one afterwards fails with `VaultError.Status.itemNotFound`,
 /// not `itemInvalidated`, because the keychain cannot tell a deleted item
 /// from one that never existed.
 public struct KeychainItemStore: Sendable {
@@ -43,7 +43,7 @@ public struct KeychainItemStore: Sendable {
     ///   - accessControl: Who may read it; `nil` for no user check.
     ///   - authentication: How to authenticate when the access control needs it at creation
     ///     (`applicationPassword`, SPEC D6).
-    /// - Throws: ``Sesame/VaultError`` with a SPEC D4 status.
+    /// - Throws: `VaultError` with a SPEC D4 status.
     public func add(
         _ value: [UInt8],
         service: String,
@@ -70,7 +70,7 @@ public struct KeychainItemStore: Sendable {
     ///   - account: The item's name.
     ///   - authentication: A prompt reason, skip-UI, or an authenticated context.
     /// - Returns: The value.
-    /// - Throws: ``Sesame/VaultError`` with a SPEC D4 status.
+    /// - Throws: `VaultError` with a SPEC D4 status.
     public func read(service: String, account: String, authentication: KeychainAuthentication) async throws(VaultError) -> [UInt8] {
         var query = Self.query(service: service, account: account, authentication: authentication)
         query.returnData = true
@@ -90,7 +90,7 @@ public struct KeychainItemStore: Sendable {
     ///   - service: The item's service.
     ///   - account: The item's name.
     ///   - authentication: How to authenticate if the item needs it.
-    /// - Throws: ``Sesame/VaultError`` with a SPEC D4 status.
+    /// - Throws: `VaultError` with a SPEC D4 status.
     public func update(
         _ value: [UInt8],
         service: String,
@@ -107,7 +107,7 @@ public struct KeychainItemStore: Sendable {
     /// - Parameters:
     ///   - service: The item's service.
     ///   - account: The item's name.
-    /// - Throws: ``Sesame/VaultError`` (`itemNotFound` when there is none).
+    /// - Throws: `VaultError` (`itemNotFound` when there is none).
     public func delete(service: String, account: String) async throws(VaultError) {
         let query = KeychainQuery(service: service, account: account)
         try check(await run { $0.delete(query) }, service: service, account: account)
@@ -120,7 +120,7 @@ public struct KeychainItemStore: Sendable {
     ///   - service: The item's service.
     ///   - account: The item's name.
     /// - Returns: `true` when the item exists.
-    /// - Throws: ``Sesame/VaultError`` for other failures.
+    /// - Throws: `VaultError` for other failures.
     public func contains(service: String, account: String) async throws(VaultError) -> Bool {
         var query = KeychainQuery(service: service, account: account)
         // kSecUseAuthenticationUIFail is deprecated; Apple's replacement is a

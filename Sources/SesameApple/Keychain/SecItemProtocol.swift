@@ -14,7 +14,7 @@ import Foundation
 #endif
 
 /// Exactly the `SecItem*` calls ``KeychainItemStore`` uses, over
-/// ``KeychainQuery`` values. Calls block (they may show a prompt) and are
+/// `KeychainQuery` values. Calls block (they may show a prompt) and are
 /// made off the main actor.
 package protocol SecItemProtocol: Sendable {
     /// `SecItemAdd`.

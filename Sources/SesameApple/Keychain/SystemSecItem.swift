@@ -17,7 +17,7 @@ import LocalAuthentication
 import Security
 import Sesame
 
-/// The real `SecItem*` calls behind ``SecItemProtocol``.
+/// The real `SecItem*` calls behind `SecItemProtocol`.
 struct SystemSecItem: SecItemProtocol {
     func add(_ query: KeychainQuery) -> Int32 {
         var attributes = Self.base(query)

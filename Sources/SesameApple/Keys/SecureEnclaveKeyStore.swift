@@ -13,7 +13,7 @@ import Sesame
 ///
 /// The enclave holds only P-256 keys, and only "ThisDeviceOnly": Ed25519,
 /// X25519 and migratable protection classes fail with
-/// ``Sesame/VaultError/Status-swift.enum/notAvailable`` before Security is
+/// `VaultError.Status.notAvailable` before Security is
 /// called. A key's purpose is recorded in its `kSecAttrLabel` at creation,
 /// and a key is never used for the other purpose.
 ///
@@ -22,7 +22,7 @@ import Sesame
 /// (SPEC D3: never on the main actor).
 ///
 /// On enrolment change Apple deletes `biometryCurrentSet` keys (SPEC D5):
-/// using one afterwards fails with ``Sesame/VaultError/Status-swift.enum/itemNotFound``.
+/// using one afterwards fails with `VaultError.Status.itemNotFound`.
 public struct SecureEnclaveKeyStore: Sendable {
     let secKey: any SecKeyProtocol
     let makeContext: @Sendable () -> any LAContextProtocol
@@ -45,14 +45,14 @@ public struct SecureEnclaveKeyStore: Sendable {
     ///
     /// - Parameters:
     ///   - tag: The key's name (`kSecAttrApplicationTag`, as UTF-8).
-    ///   - algorithm: ``Sesame/KeyAlgorithm/p256`` or ``Sesame/KeyAlgorithm/p256Agreement``.
+    ///   - algorithm: `KeyAlgorithm.p256` or `KeyAlgorithm.p256Agreement`.
     ///   - accessControl: Who may use it; `nil` for no user check.
     ///     `privateKeyUsage` is always added, as the enclave requires.
     ///   - accessibility: A "ThisDeviceOnly" class: an enclave key cannot leave the device.
     ///   - authentication: How to authenticate if the access control needs it at
     ///     creation (`applicationPassword`, SPEC D6, or a context authorised for `createKey`).
     /// - Returns: The new key's public part.
-    /// - Throws: ``Sesame/VaultError``: `notAvailable` for Ed25519, X25519 or a
+    /// - Throws: `VaultError`: `notAvailable` for Ed25519, X25519 or a
     ///   migratable class; `duplicateItem` when the tag is taken; other SPEC D4 statuses.
     public func createKey(
         tag: String,
@@ -85,7 +85,7 @@ public struct SecureEnclaveKeyStore: Sendable {
     ///   - tag: The key's name.
     ///   - algorithm: What the caller expects it to be.
     /// - Returns: The public key.
-    /// - Throws: ``Sesame/VaultError``: `notAvailable` for Ed25519 or X25519;
+    /// - Throws: `VaultError`: `notAvailable` for Ed25519 or X25519;
     ///   `invalidArgument` when the key was created for the other purpose;
     ///   `itemNotFound` when there is none.
     public func publicKey(tag: String, algorithm: KeyAlgorithm) async throws(VaultError) -> PublicKey {
@@ -94,7 +94,7 @@ public struct SecureEnclaveKeyStore: Sendable {
         return try Self.publicKey(point, algorithm: stored ?? algorithm, tag: tag)
     }
 
-    /// Signs with a ``Sesame/KeyAlgorithm/p256`` key (ECDSA with SHA-256 over
+    /// Signs with a `KeyAlgorithm.p256` key (ECDSA with SHA-256 over
     /// the message), under the key's access control (`useKeySign`).
     ///
     /// - Parameters:
@@ -103,7 +103,7 @@ public struct SecureEnclaveKeyStore: Sendable {
     ///   - encoding: DER, as the enclave gives it, or raw r‖s.
     ///   - authentication: A prompt reason, no UI, or a context authorised for `useKeySign`.
     /// - Returns: The signature.
-    /// - Throws: ``Sesame/VaultError``: `invalidArgument` for a key-agreement key;
+    /// - Throws: `VaultError`: `invalidArgument` for a key-agreement key;
     ///   `userCanceled`, `authFailed`, `interactionNotAllowed`, `itemNotFound` (also
     ///   a `biometryCurrentSet` key after an enrolment change).
     public func sign(
@@ -125,8 +125,8 @@ public struct SecureEnclaveKeyStore: Sendable {
         }
     }
 
-    /// Decrypts what ``Sesame/PublicKey/encrypt(_:)`` sealed to a
-    /// ``Sesame/KeyAlgorithm/p256Agreement`` key (Apple's
+    /// Decrypts what `PublicKey.encrypt(_:)` sealed to a
+    /// `KeyAlgorithm.p256Agreement` key (Apple's
     /// `eciesEncryptionCofactorVariableIVX963SHA256AESGCM`), under the key's
     /// access control (`useKeyDecrypt`).
     ///
@@ -135,7 +135,7 @@ public struct SecureEnclaveKeyStore: Sendable {
     ///   - tag: The key's name.
     ///   - authentication: A prompt reason, no UI, or a context authorised for `useKeyDecrypt`.
     /// - Returns: The plaintext; wiped when released.
-    /// - Throws: ``Sesame/VaultError``: `invalidArgument` for a signing key;
+    /// - Throws: `VaultError`: `invalidArgument` for a signing key;
     ///   `authFailed` when the ciphertext does not decrypt with this key; as ``sign(_:tag:encoding:authentication:)``.
     public func decrypt(_ ciphertext: [UInt8], tag: String, authentication: KeychainAuthentication) async throws(VaultError) -> SecretBytes {
         _ = try await lookUp(tag: tag, purpose: .keyAgreement)
@@ -151,15 +151,15 @@ public struct SecureEnclaveKeyStore: Sendable {
     }
 
     /// The raw ECDH shared secret (the x-coordinate, 32 bytes) of a
-    /// ``Sesame/KeyAlgorithm/p256Agreement`` key and `peer`, under the key's
+    /// `KeyAlgorithm.p256Agreement` key and `peer`, under the key's
     /// access control (`useKeyKeyExchange`). Feed it to a KDF before use.
     ///
     /// - Parameters:
     ///   - tag: The key's name.
-    ///   - peer: The other side's ``Sesame/KeyAlgorithm/p256Agreement`` public key.
+    ///   - peer: The other side's `KeyAlgorithm.p256Agreement` public key.
     ///   - authentication: A prompt reason, no UI, or a context authorised for `useKeyKeyExchange`.
     /// - Returns: The shared secret; wiped when released.
-    /// - Throws: ``Sesame/VaultError``: `notAvailable` for an X25519 or Ed25519 peer;
+    /// - Throws: `VaultError`: `notAvailable` for an X25519 or Ed25519 peer;
     ///   `invalidArgument` for a signing key or peer; as ``sign(_:tag:encoding:authentication:)``.
     public func sharedSecret(tag: String, peer: PublicKey, authentication: KeychainAuthentication) async throws(VaultError) -> SecretBytes {
         try Self.requireEnclave(peer.algorithm)
@@ -176,7 +176,7 @@ public struct SecureEnclaveKeyStore: Sendable {
     /// Deletes a key. Deleting needs no authentication on Apple platforms.
     ///
     /// - Parameter tag: The key's name.
-    /// - Throws: ``Sesame/VaultError`` (`itemNotFound` when there is none).
+    /// - Throws: `VaultError` (`itemNotFound` when there is none).
     public func deleteKey(tag: String) async throws(VaultError) {
         let query = SecKeyQuery(tag: Data(tag.utf8))
         try check(await run { $0.delete(query) }, tag: tag)

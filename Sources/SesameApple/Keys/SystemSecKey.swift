@@ -18,7 +18,7 @@ import LocalAuthentication
 import Security
 import Sesame
 
-/// The real `SecKey*` calls behind ``SecKeyProtocol``.
+/// The real `SecKey*` calls behind `SecKeyProtocol`.
 struct SystemSecKey: SecKeyProtocol {
     func createRandomKey(_ query: SecKeyQuery, label: String, accessControl: KeychainAccessControl) -> (status: Int32, publicKey: Data?) {
         guard let secAccessControl = SystemSecItem.makeAccessControl(accessControl) else { return (errSecParam, nil) }
@@ -161,7 +161,7 @@ struct SystemSecKey: SecKeyProtocol {
         return (errSecSuccess, point as Data)
     }
 
-    /// The `OSStatus` a `CFError` stands for, so that ``KeychainStatus`` maps
+    /// The `OSStatus` a `CFError` stands for, so that `KeychainStatus` maps
     /// every failure the same way whichever framework reported it.
     static func status(_ error: Unmanaged<CFError>?) -> Int32 {
         guard let error = error?.takeRetainedValue() else { return errSecInternalComponent }

@@ -10,7 +10,7 @@ package enum LABiometryKind: Int, Sendable, Hashable, CaseIterable {
     case opticID = 4
 
     /// Sesame's biometry type. Sesame has no iris kind: Optic ID is reported
-    /// as ``BiometryType/face`` because, like Face ID, it is a camera-based
+    /// as `BiometryType.face` because, like Face ID, it is a camera-based
     /// biometric that needs `NSFaceIDUsageDescription`.
     package var biometryType: BiometryType {
         switch self {

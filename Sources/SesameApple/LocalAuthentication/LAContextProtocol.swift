@@ -25,7 +25,7 @@ import Sesame
 package typealias LAReply = @Sendable (Bool, LAFailure?) -> Void
 
 /// Exactly the `LAContext` calls Sesame uses, so that the mapping code can be
-/// tested on Linux against ``SesameTesting`` 's simulator and run on Apple
+/// tested on Linux against `SesameTesting` 's simulator and run on Apple
 /// platforms against `SystemLAContext`.
 ///
 /// Conformers deliver `reply` on a queue of their own (LocalAuthentication: a
@@ -36,7 +36,7 @@ package protocol LAContextProtocol: AnyObject, Sendable {
     /// Whether `policy` can be evaluated now. Never prompts.
     ///
     /// - Parameter policy: The policy to check.
-    /// - Throws: ``LAFailure`` with the reason it cannot.
+    /// - Throws: `LAFailure` with the reason it cannot.
     func canEvaluatePolicy(_ policy: LAPolicyKind) throws(LAFailure)
 
     /// Evaluates `policy`, showing the system's prompt.

@@ -1,12 +1,12 @@
 import Sesame
 
 /// The device passcode through LocalAuthentication, as a
-/// ``Sesame/DevicePasscodeVerifier``.
+/// `DevicePasscodeVerifier`.
 ///
 /// LocalAuthentication has no passcode-only policy: the check runs
 /// `evaluatePolicy(.deviceOwnerAuthentication)`, and the system may offer
 /// biometrics before its passcode sheet. The system collects the passcode
-/// itself, so the ``Sesame/PasscodeConversation`` is never asked; Sesame
+/// itself, so the `PasscodeConversation` is never asked; Sesame
 /// never sees the passcode.
 public final class LocalAuthenticationPasscode: DevicePasscodeVerifier {
     let makeContext: @Sendable () -> any LAContextProtocol

@@ -6,7 +6,7 @@ import Foundation
 import Sesame
 
 /// Touch ID, Face ID and Optic ID through LocalAuthentication, as a
-/// ``Sesame/BiometricSensor``.
+/// `BiometricSensor`.
 ///
 /// Each session runs `evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)`
 /// on a fresh `LAContext`; the system shows its own prompt. A system prompt
@@ -19,7 +19,7 @@ import Sesame
 /// completion-handler APIs then deliver on the main actor (SPEC A13).
 ///
 /// One system prompt at a time: while a session is open, a second
-/// ``beginSession()`` fails at once with ``Sesame/UnavailableReason/Kind/deviceBusy``
+/// ``beginSession()`` fails at once with `UnavailableReason.Kind.deviceBusy`
 /// rather than queueing a prompt behind the visible one.
 public final class LocalAuthenticationSensor: BiometricSensor {
     let makeContext: @Sendable () -> any LAContextProtocol

@@ -19,7 +19,7 @@ import LocalAuthentication
 import Security
 import Sesame
 
-/// The real `LAContext` behind ``LAContextProtocol``.
+/// The real `LAContext` behind `LAContextProtocol`.
 ///
 /// `LAContext` is thread-safe for these calls but not marked `Sendable`;
 /// the wrapper only forwards, so it is `@unchecked Sendable`.

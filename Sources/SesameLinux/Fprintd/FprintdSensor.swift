@@ -10,8 +10,8 @@ import Sesame
 ///
 /// fprintd asks polkit before it lets a program list or verify fingers
 /// (`net.reactivated.fprint.device.verify`); a refusal reads as
-/// ``UnavailableReason/Kind-swift.enum/permissionDenied``.
-/// Lockout is not fprintd's business: ``AuthenticationContext`` counts failures.
+/// `UnavailableReason.Kind.permissionDenied`.
+/// Lockout is not fprintd's business: `AuthenticationContext` counts failures.
 ///
 /// ```swift
 /// let sensor = FprintdSensor()
@@ -32,7 +32,7 @@ public struct FprintdSensor: BiometricSensor {
     /// Reads the default reader, its name and the user's enrolled fingers.
     /// Never prompts and never claims the reader.
     ///
-    /// - Returns: ``BiometricSensorState`` with ``BiometryType/fingerprint``
+    /// - Returns: `BiometricSensorState` with `BiometryType.fingerprint`
     ///   whenever fprintd reports a reader, and the domain state (SPEC A8).
     public func currentState() async -> BiometricSensorState {
         let configuration = configuration
@@ -48,8 +48,8 @@ public struct FprintdSensor: BiometricSensor {
 
     /// Connects to fprintd and claims the default reader for the calling user.
     ///
-    /// - Returns: A session holding the claim until ``BiometricSession/end()``.
-    /// - Throws: ``BiometricSensorError/unavailable(_:)`` with `deviceBusy`
+    /// - Returns: A session holding the claim until `BiometricSession.end()`.
+    /// - Throws: `BiometricSensorError.unavailable(_:)` with `deviceBusy`
     ///   when another program holds the reader, `permissionDenied` when polkit
     ///   refuses, `noSensor`, `serviceNotRunning`, `noSystemBus` or `libraryMissing`.
     public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {

@@ -18,7 +18,7 @@ import Sesame
 /// state. `CLOCK_BOOTTIME` is never set back and keeps counting through
 /// suspend, so neither a wall-clock change nor a laptop lid extends a
 /// window. The kernel deletes the key by itself after
-/// ``AuthenticationContext/maximumReuseDuration`` (300 s); each evaluation
+/// `AuthenticationContext.maximumReuseDuration` (300 s); each evaluation
 /// applies its own, shorter window when reading it.
 ///
 /// Where the keyring is blocked (seccomp in many containers), every call

@@ -7,7 +7,7 @@ import Sesame
 /// reports itself unavailable instead of failing to start. Every PAM call
 /// runs on a thread of its own, never on Swift's cooperative pool, and PAM's
 /// questions ("Password: ") and messages go through the caller's
-/// ``PasscodeConversation``.
+/// `PasscodeConversation`.
 ///
 /// The PAM service must be configured: Sesame refuses to call PAM when
 /// `/etc/pam.d/<service>` (or `/usr/lib/pam.d/<service>`) is missing, because
@@ -43,7 +43,7 @@ public struct PAMPasscodeVerifier: DevicePasscodeVerifier {
     /// Whether the password can be checked. Never prompts and never calls
     /// into PAM's modules.
     ///
-    /// - Returns: ``PasscodeState/set``, or ``PasscodeState/notSet(_:)`` with
+    /// - Returns: `PasscodeState.set`, or `PasscodeState.notSet(_:)` with
     ///   `libraryMissing` (no libpam, or no `pam_start_confdir` for a private
     ///   directory) or `notConfigured` (the service file is missing).
     public func currentState() async -> PasscodeState {
@@ -57,12 +57,12 @@ public struct PAMPasscodeVerifier: DevicePasscodeVerifier {
     ///
     /// - Parameter conversation: Asked for each PAM prompt; shown PAM's
     ///   informational and error messages.
-    /// - Returns: ``PasscodeVerification/accepted`` when PAM authenticated the
-    ///   user and the account may be used; ``PasscodeVerification/rejected``
+    /// - Returns: `PasscodeVerification.accepted` when PAM authenticated the
+    ///   user and the account may be used; `PasscodeVerification.rejected`
     ///   for a wrong password, an unknown user (not told apart) or an account
     ///   that is expired or must change its password;
-    ///   ``PasscodeVerification/cancelled`` when the user cancelled a prompt
-    ///   or the calling task was cancelled; ``PasscodeVerification/unavailable(_:)``
+    ///   `PasscodeVerification.cancelled` when the user cancelled a prompt
+    ///   or the calling task was cancelled; `PasscodeVerification.unavailable(_:)`
     ///   when PAM is missing, not configured, or failed.
     public func verify(using conversation: any PasscodeConversation) async -> PasscodeVerification {
         let library: PAMLibrary

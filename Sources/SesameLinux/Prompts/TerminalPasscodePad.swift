@@ -40,8 +40,8 @@ public final class TerminalPasscodePad: Sendable {
     /// - Parameters:
     ///   - passcode: The app passcode to check.
     ///   - clock: The clock the passcode's delays use, for the countdown.
-    /// - Returns: ``PasscodeVerification/accepted``, ``PasscodeVerification/cancelled``
-    ///   (Ctrl-C, Esc, or the task was cancelled), or ``PasscodeVerification/unavailable(_:)``.
+    /// - Returns: `PasscodeVerification.accepted`, `PasscodeVerification.cancelled`
+    ///   (Ctrl-C, Esc, or the task was cancelled), or `PasscodeVerification.unavailable(_:)`.
     public func unlock(_ passcode: AppPasscode, clock: any AuthenticationClock = SystemClock()) async -> PasscodeVerification {
         while !Task.isCancelled {
             let status: AppPasscodeStatus?

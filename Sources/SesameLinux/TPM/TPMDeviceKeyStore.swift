@@ -2,7 +2,7 @@
 import Crypto
 import Sesame
 
-/// A ``DeviceKeyStore`` sealed to this machine's TPM 2.0: the device key is
+/// A `DeviceKeyStore` sealed to this machine's TPM 2.0: the device key is
 /// 32 random bytes in a sealed-data object under the owner hierarchy's
 /// primary key, and what is on disk (`device/device.tpm`) is the object's
 /// public and encrypted private parts, which only this TPM can load. A copy

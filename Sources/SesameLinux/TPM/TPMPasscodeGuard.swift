@@ -1,7 +1,7 @@
 #if os(Linux)
 import Sesame
 
-/// A ``PasscodeGuard`` in the TPM: each bound passcode slot has a secret
+/// A `PasscodeGuard` in the TPM: each bound passcode slot has a secret
 /// sealed in an object whose authValue is the passcode-derived value and
 /// which counts wrong values in the TPM's dictionary-attack counter, kept as
 /// `passcode-<slot salt>.tpm` in the device directory (0600, 0700).

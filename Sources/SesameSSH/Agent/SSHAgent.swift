@@ -19,7 +19,7 @@ import Sesame
 ///   while waiting or prompting cancels its own prompt.
 /// - `ssh-add FILE` imports the key into the vault with
 ///   ``Configuration/addedKeyAccessControl``. Its constraints are stored with
-///   it (SPEC D8, ``KeyConstraints``) and enforced by the vault at every use,
+///   it (SPEC D8, `KeyConstraints`) and enforced by the vault at every use,
 ///   in this agent, after its restart and in `sesame key sign` alike: at the
 ///   end of its lifetime (`-t`) the key is deleted from the vault, and
 ///   confirm (`-c`) asks the owner (device owner) before each use even when

@@ -5,7 +5,7 @@ import Sesame
 /// `SSH_AGENTC_ADD_ID_CONSTRAINED`, 25): `ssh-ed25519` or
 /// `ecdsa-sha2-nistp256`, checked for consistency when parsed.
 public struct SSHAgentKey: Sendable {
-    /// ``KeyAlgorithm/ed25519`` or ``KeyAlgorithm/p256``.
+    /// `KeyAlgorithm.ed25519` or `KeyAlgorithm.p256`.
     public let algorithm: KeyAlgorithm
     /// 32 bytes: the Ed25519 seed, or the P-256 scalar (big-endian,
     /// left-padded with zeros).
@@ -17,7 +17,7 @@ public struct SSHAgentKey: Sendable {
     /// key is `publicKey`, then keeps a wiped-on-release copy of it.
     ///
     /// - Parameters:
-    ///   - algorithm: ``KeyAlgorithm/ed25519`` or ``KeyAlgorithm/p256``.
+    ///   - algorithm: `KeyAlgorithm.ed25519` or `KeyAlgorithm.p256`.
     ///   - privateKey: 32 bytes; the caller wipes its own copy.
     ///   - publicKey: The raw public key the message carried.
     /// - Throws: ``SSHAgentProtocolError/malformed(_:)`` for another

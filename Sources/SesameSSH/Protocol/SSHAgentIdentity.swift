@@ -12,7 +12,7 @@ public struct SSHAgentIdentity: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - keyBlob: The public key blob, for instance from
-    ///     ``PublicKey/openSSHRepresentation(comment:)``'s base64 field.
+    ///     `PublicKey.openSSHRepresentation(comment:)`'s base64 field.
     ///   - comment: Free text shown by `ssh-add -l` (sent as UTF-8).
     public init(keyBlob: [UInt8], comment: String) {
         self.keyBlob = keyBlob

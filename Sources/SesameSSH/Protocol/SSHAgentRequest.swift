@@ -38,7 +38,7 @@ public enum SSHAgentRequest: Sendable {
     ///
     /// Safe on hostile input: every length is checked against what remains
     /// before anything is allocated, and no input traps. Secrets (a private
-    /// key, a passphrase) are copied into ``SecretBytes`` and the temporary
+    /// key, a passphrase) are copied into `SecretBytes` and the temporary
     /// copies wiped; `body` itself still holds them, and is the caller's to
     /// wipe.
     ///

@@ -12,11 +12,11 @@ public enum SSHSignature {
     /// in front when the top bit is set).
     ///
     /// - Parameters:
-    ///   - algorithm: ``KeyAlgorithm/ed25519`` or ``KeyAlgorithm/p256``.
+    ///   - algorithm: `KeyAlgorithm.ed25519` or `KeyAlgorithm.p256`.
     ///   - rawSignature: 64 bytes: Ed25519's signature, or P-256's r‖s
-    ///     (``SignatureEncoding/raw``).
+    ///     (`SignatureEncoding.raw`).
     /// - Returns: The SSH signature blob.
-    /// - Throws: ``VaultError`` `invalidArgument` for a key-agreement
+    /// - Throws: `VaultError` `invalidArgument` for a key-agreement
     ///   algorithm or a signature that is not 64 bytes.
     public static func encode(algorithm: KeyAlgorithm, rawSignature: [UInt8]) throws(VaultError) -> [UInt8] {
         guard let type = SSHKeyEncoding.keyType(algorithm) else {

@@ -5,7 +5,7 @@ import NIOCore
 import NIOPosix
 import Sesame
 
-/// Serves an ``Sesame/SSHAgent`` on a UNIX socket (issue 15): the socket in a
+/// Serves an `SSHAgent` on a UNIX socket (issue 15): the socket in a
 /// 0700 directory, itself 0600, and every client's user checked with
 /// `SO_PEERCRED` — another user's connection is closed unanswered.
 ///
@@ -17,7 +17,7 @@ import Sesame
 /// complete within ``Limits/frameTimeout``; clients beyond
 /// ``Limits/maximumConnections`` are closed unanswered. A body over 256 KiB
 /// or an empty one closes the connection; a malformed one is answered with
-/// failure. Requests are answered by ``Sesame/SSHAgent`` off the event loop,
+/// failure. Requests are answered by `SSHAgent` off the event loop,
 /// one at a time per connection; a client that hangs up cancels its prompt.
 public final class SSHAgentServer: Sendable {
     /// What one agent lets its clients hold.

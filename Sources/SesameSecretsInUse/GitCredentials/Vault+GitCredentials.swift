@@ -20,7 +20,7 @@ extension Vault {
     ///   - operationPrompt: Why it is read, shown on a prompt.
     ///   - context: The context to prompt on.
     /// - Returns: The credential with its password, or `nil` when none matches.
-    /// - Throws: ``VaultError`` as ``read(service:account:operationPrompt:context:)``
+    /// - Throws: `VaultError` as `Vault.read(service:account:operationPrompt:context:)`
     ///   (`userCanceled`, `authFailed`, `tampered`, …).
     public func gitCredential(
         answering query: GitCredential, service: String, operationPrompt: String, context: AuthenticationContext? = nil
@@ -46,8 +46,8 @@ extension Vault {
     ///   - accessControl: Who may read it back; none by default, so that git
     ///     runs without a prompt.
     ///   - context: Supplies an application password or the domain state.
-    /// - Throws: ``VaultError`` with `invalidArgument` when an attribute is
-    ///   missing or a secret holds a newline; otherwise as ``add(_:service:account:label:accessibility:accessControl:context:)``.
+    /// - Throws: `VaultError` with `invalidArgument` when an attribute is
+    ///   missing or a secret holds a newline; otherwise as `Vault.add(_:service:account:label:accessibility:accessControl:context:)`.
     public func storeGitCredential(
         _ credential: GitCredential, service: String, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
@@ -75,8 +75,8 @@ extension Vault {
     ///   - operationPrompt: Why an item is read to compare its password.
     ///   - context: The context to prompt on.
     /// - Returns: How many were erased.
-    /// - Throws: ``VaultError`` as ``read(service:account:operationPrompt:context:)``
-    ///   and ``delete(service:account:)``; nothing more is erased after an error.
+    /// - Throws: `VaultError` as `Vault.read(service:account:operationPrompt:context:)`
+    ///   and `Vault.delete(service:account:)`; nothing more is erased after an error.
     @discardableResult
     public func eraseGitCredentials(
         answering query: GitCredential, service: String, operationPrompt: String, context: AuthenticationContext? = nil

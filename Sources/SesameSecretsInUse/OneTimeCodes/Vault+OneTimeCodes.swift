@@ -8,7 +8,7 @@ import Sesame
 /// One-time codes from items that hold a ``OneTimePassword``'s ``OneTimePassword/uri``.
 extension Vault {
     /// The current code of the one-time password stored in an item,
-    /// authenticating as ``read(service:account:operationPrompt:context:)`` does,
+    /// authenticating as `Vault.read(service:account:operationPrompt:context:)` does,
     /// once.
     ///
     /// For HOTP the item's counter is advanced and written *before* the code
@@ -24,7 +24,7 @@ extension Vault {
     ///   - operationPrompt: Why the code is needed, shown on the prompt.
     ///   - context: An authorised context, or one to prompt on.
     /// - Returns: The code, its counter or time step, and when it expires (TOTP).
-    /// - Throws: ``VaultError`` as ``read(service:account:operationPrompt:context:)``;
+    /// - Throws: `VaultError` as `Vault.read(service:account:operationPrompt:context:)`;
     ///   `invalidArgument` when the item does not hold a one-time password
     ///   (or its HOTP counter cannot grow); `itemNotFound` also when another
     ///   process changed the item while this one authenticated.

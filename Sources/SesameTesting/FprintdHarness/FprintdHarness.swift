@@ -41,7 +41,7 @@ public final class FprintdHarness: Sendable {
 
     /// The temporary directory holding the bus socket, logs and prints.
     public let directory: String
-    /// The private bus's address; give it to ``FprintdSensor`` (or set
+    /// The private bus's address; give it to `FprintdSensor` (or set
     /// `DBUS_SYSTEM_BUS_ADDRESS` to it for fprintd's command-line tools).
     public let systemBusAddress: String
     /// The virtual reader's socket.

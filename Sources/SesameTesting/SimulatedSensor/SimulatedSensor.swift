@@ -4,7 +4,7 @@ import Sesame
 /// A deterministic, scriptable fingerprint or face sensor for tests, like the
 /// iOS Simulator's biometrics menu.
 ///
-/// Enrol and unenrol to change the ``Sesame/DomainState``; queue what the
+/// Enrol and unenrol to change the `DomainState`; queue what the
 /// next scans do with ``present(_:)``; lock it out, unplug it, or make it
 /// busy. A scan with nothing queued waits, as a real sensor waits for a
 /// finger, until something is presented or the scan is cancelled.

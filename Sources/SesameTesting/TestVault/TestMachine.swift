@@ -1,7 +1,7 @@
 import Sesame
 
 /// A machine for one test: a simulated sensor and passcodes, a scripted user
-/// and a manual clock, wired into one ``Sesame/Authenticators``.
+/// and a manual clock, wired into one `Authenticators`.
 ///
 /// Never touches the real machine: no sensor, PAM, file or clock of the host.
 public struct TestMachine: Sendable {

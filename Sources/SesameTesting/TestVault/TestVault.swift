@@ -24,7 +24,7 @@ public struct TestVault: Sendable {
     /// - Parameters:
     ///   - machine: The machine; a new ``TestMachine`` by default.
     ///   - slots: The vault's key slots.
-    /// - Throws: What ``Sesame/Vault/create(at:slots:authenticators:)`` throws.
+    /// - Throws: What `Vault.create(at:slots:authenticators:)` throws.
     public init(machine: TestMachine = TestMachine(), slots: [KeySlot] = [.device()]) async throws {
         self.machine = machine
         directory = try TemporaryDirectory()
@@ -39,7 +39,7 @@ public struct TestVault: Sendable {
     /// The status a failing operation threw, or nil on success.
     ///
     /// - Parameter body: The operation.
-    /// - Returns: The ``Sesame/VaultError/Status`` it failed with; `nil` when it succeeded or threw something else.
+    /// - Returns: The `VaultError.Status` it failed with; `nil` when it succeeded or threw something else.
     public func status(_ body: () async throws -> Void) async -> VaultError.Status? {
         do {
             try await body()
@@ -58,7 +58,7 @@ public struct TestVault: Sendable {
     ///   - service: Its service.
     ///   - context: A context authorised ahead of time, or `nil` to let the vault prompt.
     /// - Returns: The value.
-    /// - Throws: ``Sesame/VaultError``.
+    /// - Throws: `VaultError`.
     public func read(_ account: String, service: String = "svc", context: AuthenticationContext? = nil) async throws -> String {
         let value = try await vault.read(service: service, account: account, operationPrompt: "Read \(account)", context: context)
         return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
@@ -73,7 +73,7 @@ public struct TestVault: Sendable {
     ///   - accessControl: Its access control (none by default).
     ///   - accessibility: Its accessibility.
     ///   - context: A context authorised ahead of time, or `nil`.
-    /// - Throws: ``Sesame/VaultError``.
+    /// - Throws: `VaultError`.
     public func add(_ account: String, _ value: String = "secret", service: String = "svc", accessControl: AccessControl = Vault.noAccessControl,
              accessibility: ItemAccessibility = .whenUnlocked, context: AuthenticationContext? = nil) async throws {
         try await vault.add(SecretBytes(utf8: value), service: service, account: account, accessibility: accessibility,

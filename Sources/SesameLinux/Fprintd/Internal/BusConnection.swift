@@ -23,7 +23,7 @@ enum BusFailure: Error, Sendable, Hashable {
 }
 
 /// One sd-bus connection. Not Sendable on purpose: sd-bus connections are
-/// single-threaded, so an instance lives and dies on one ``BusThread``.
+/// single-threaded, so an instance lives and dies on one `BusThread`.
 final class BusConnection {
     private var bus: OpaquePointer?
 

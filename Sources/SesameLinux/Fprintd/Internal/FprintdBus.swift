@@ -1,4 +1,4 @@
-/// fprintd's D-Bus names and the calls Sesame makes, run on a ``BusThread``.
+/// fprintd's D-Bus names and the calls Sesame makes, run on a `BusThread`.
 enum FprintdBus {
     static let service = "net.reactivated.Fprint"
     static let managerPath = "/net/reactivated/Fprint/Manager"

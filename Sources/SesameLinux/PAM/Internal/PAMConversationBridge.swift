@@ -5,7 +5,7 @@ import Glibc
 import Sesame
 
 /// Connects PAM's synchronous conversation callback (on the PAM thread) to
-/// the asynchronous ``PasscodeConversation``, and carries cancellation the
+/// the asynchronous `PasscodeConversation`, and carries cancellation the
 /// other way.
 ///
 /// Each exchange runs the async call in a task while the PAM thread waits on

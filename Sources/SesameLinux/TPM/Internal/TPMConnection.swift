@@ -2,7 +2,7 @@
 import CSesameLinux
 import Sesame
 
-/// One ESAPI context on one TCTI, used by one thread (``TPMThread``) and
+/// One ESAPI context on one TCTI, used by one thread (`TPMThread`) and
 /// closed when released. Every call blocks.
 final class TPMConnection {
     private let handle: OpaquePointer

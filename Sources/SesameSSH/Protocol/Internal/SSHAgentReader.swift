@@ -1,5 +1,5 @@
 import Sesame
-/// ``ByteReader`` for agent messages: names the field that was short, and
+/// `ByteReader` for agent messages: names the field that was short, and
 /// parses the key and constraint layouts of `ssh-add`'s messages.
 struct SSHAgentReader {
     private var reader: ByteReader
@@ -17,12 +17,12 @@ struct SSHAgentReader {
     }
 
     /// An SSH `string`: its length is checked against the remaining input
-    /// before anything is allocated (``ByteReader/raw(_:)``).
+    /// before anything is allocated (`ByteReader.raw(_:)`).
     mutating func string(_ what: String) throws(SSHAgentProtocolError) -> [UInt8] {
         do { return try reader.field() } catch { throw .malformed("truncated \(what)") }
     }
 
-    /// A `string` holding a secret, copied into ``SecretBytes`` and wiped.
+    /// A `string` holding a secret, copied into `SecretBytes` and wiped.
     mutating func secret(_ what: String) throws(SSHAgentProtocolError) -> SecretBytes {
         var bytes = try string(what)
         defer { wipe(&bytes) }

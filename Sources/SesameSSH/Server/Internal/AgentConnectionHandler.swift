@@ -3,7 +3,7 @@ import NIOCore
 import Sesame
 
 /// One client of ``SSHAgentServer`` on the event loop (issue 23): frames
-/// are answered one at a time, in order, by ``Sesame/SSHAgent`` on a task of
+/// are answered one at a time, in order, by `SSHAgent` on a task of
 /// its own (prompts, PAM and fprintd never run on the event loop).
 ///
 /// While a request is answered nothing more is read (the client's bytes wait

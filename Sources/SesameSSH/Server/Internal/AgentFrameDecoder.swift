@@ -2,7 +2,7 @@
 import NIOCore
 import Sesame
 
-/// What ``AgentFrameDecoder`` tells the connection: a frame has begun
+/// What `AgentFrameDecoder` tells the connection: a frame has begun
 /// arriving (its first bytes are buffered), or one is whole.
 enum AgentFrameEvent {
     /// The first bytes of a frame arrived; the rest has not (yet).

@@ -1,5 +1,5 @@
 /// A biometric sensor: fprintd on Linux, LocalAuthentication on Apple
-/// platforms, ``SesameTesting/SimulatedSensor`` in tests.
+/// platforms, `SimulatedSensor` (SesameTesting) in tests.
 ///
 /// The sensor only answers "did this finger/face match an enrolled one?".
 /// Attempt counting, lockout (SPEC A4), the reuse window (SPEC A6) and the
