@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Crypto
 
 extension Vault {
     /// Reads an item's value, authenticating once as
@@ -20,6 +21,8 @@ extension Vault {
     ///   - account: The item's account.
     ///   - operationPrompt: Why the item is needed, shown on the prompt.
     ///   - context: An authorised context, or one to prompt on.
+    ///   - consequence: The end of the message when another process got there
+    ///     first ("no code was used").
     ///   - change: Given the value, returns the value to store (`nil`: leave
     ///     the item as it is) and the caller's result.
     /// - Returns: What `change` returned.
@@ -28,7 +31,7 @@ extension Vault {
     ///   while this one authenticated (nothing was written).
     package func updateValue<Result: Sendable>(
         service: String, account: String, operationPrompt: String, context: AuthenticationContext?,
-        _ change: (SecretBytes) throws(VaultError) -> (newValue: SecretBytes?, result: Result)
+        consequence: String = "nothing was used", _ change: (SecretBytes) throws(VaultError) -> (newValue: SecretBytes?, result: Result)
     ) async throws(VaultError) -> Result {
         let original = try await verifiedRow(service: service, account: account)
         let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
@@ -37,19 +40,25 @@ extension Vault {
         wipe(&plaintext)
         let (newValue, result) = try change(stored)
         guard let newValue else { return result }
+        try await replace(original, with: newValue, key: itemKey, orElse: consequence)
+        return result
+    }
+
+    /// Seals `value` into `original`'s row and writes it, only if the row is
+    /// still the revision that was read: another process may have changed
+    /// or deleted the item while this one prompted.
+    func replace(_ original: ItemRow, with value: SecretBytes, key itemKey: SymmetricKey, orElse consequence: String) async throws(VaultError) {
         var row = original
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
-        try sealValue(newValue, into: &row, key: itemKey)
+        try sealValue(value, into: &row, key: itemKey)
         let finished = row
         let keyring = keyring
+        let service = original.service, account = original.account
         try await write { db in
-            // Two processes reading the same value must not both use it:
-            // only the first write wins, the other one fails here.
             guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
                   current.isSameRevision(as: original)
-            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; nothing was used") }
+            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; \(consequence)") }
             try finished.replace(db, keyring: keyring)
         }
-        return result
     }
 }

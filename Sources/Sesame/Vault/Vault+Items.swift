@@ -125,18 +125,7 @@ extension Vault {
     ) async throws(VaultError) {
         let original = try await verifiedRow(service: service, account: account)
         let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
-        var row = original
-        row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
-        try sealValue(value, into: &row, key: itemKey)
-        let finished = row
-        let keyring = keyring
-        try await write { db in
-            // Another process may have changed the row while we prompted.
-            guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
-                  current.isSameRevision(as: original)
-            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; nothing was written") }
-            try finished.replace(db, keyring: keyring)
-        }
+        try await replace(original, with: value, key: itemKey, orElse: "nothing was written")
     }
 
     /// Deletes an item. Never prompts, as the keychain's delete.
