@@ -79,3 +79,30 @@ struct ModuleImportTests {
         ])
     }
 }
+
+/// An app that depends on the `Sesame` product alone links no integration
+/// (issue 24). `sesame-vault-stress`, built for these tests, is such an app:
+/// its only package dependency is `Sesame`.
+@Suite("An app on Sesame alone links no integration")
+struct CoreOnlyLinkTests {
+    /// The executable beside this test bundle.
+    static func built(_ name: String) throws -> Data {
+        let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return try Data(contentsOf: bundle.deletingLastPathComponent().appendingPathComponent(name))
+    }
+
+    static func contains(_ binary: Data, _ text: String) -> Bool {
+        binary.range(of: Data(text.utf8)) != nil
+    }
+
+    @Test("sesame-vault-stress holds the core's symbols and no name of SesameSSH, SesameSecretsInUse, SesameLinux or SwiftNIO")
+    func coreOnly() throws {
+        let app = try Self.built("sesame-vault-stress")
+        #expect(Self.contains(app, "6Sesame5VaultC"), "the search must see the core it links")
+        for module in ["SesameSSH", "SesameSecretsInUse", "SesameLinux", "SesameCommandLine", "NIOCore", "NIOPosix"] {
+            #expect(!Self.contains(app, module), "an app on Sesame alone links \(module)")
+        }
+        // The same search finds an integration where one is linked.
+        #expect(Self.contains(try Self.built("sesame"), "SesameSSH"))
+    }
+}
