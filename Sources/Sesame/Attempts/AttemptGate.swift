@@ -88,26 +88,15 @@ package struct AttemptGate: Sendable {
                                    started: clock.now(), startedBoot: clock.bootInstant())
         var pause: UInt64 = 10_000_000
         var waited: UInt64 = 0
+        let clock = self.clock
         while true {
-            let reading = AttemptReading(clock)
-            let admission: Admission = try await settle(ledgerFailure) { counter in
-                Self.settleAbandoned(&counter, at: reading, schedule: schedule, staleAfter: staleAfter)
-                if var delay = counter.delay {
-                    let state = delay.measure(at: reading)
-                    counter.delay = delay
-                    if case .running(let remaining, let disagrees) = state {
-                        return .refused(remaining: remaining, failures: counter.failures, clockDisagrees: disagrees)
-                    }
-                }
-                let pending = counter.inFlight.count
-                if pending > 0, schedule.delay(afterFailures: counter.failures + pending) > 0 {
-                    return .wait(inFlight: pending)
-                }
-                var entry = mine
-                entry.started = reading.wall
-                entry.startedBoot = reading.boot
-                counter.inFlight.append(entry)
-                return .check
+            // Read the clocks under the ledger's lock, not before waiting for
+            // it: a reading taken earlier can be older than an entry another
+            // process appended meanwhile, and that entry would look as if it
+            // began in the future and be settled as abandoned (wrong).
+            let (admission, reading): (Admission, AttemptReading) = try await settle(ledgerFailure) { counter in
+                let reading = AttemptReading(clock)
+                return (Self.admit(&counter, mine: mine, at: reading, schedule: schedule, staleAfter: staleAfter), reading)
             }
             switch admission {
             case .check:
@@ -154,13 +143,40 @@ package struct AttemptGate: Sendable {
         }
     }
 
+
+    /// Admits `mine` to be checked, refuses it (a delay runs), or tells it to
+    /// wait for checks in flight; under the ledger's lock.
+    private static func admit(
+        _ counter: inout AttemptCounter, mine: AttemptInFlight, at reading: AttemptReading, schedule: BackoffSchedule, staleAfter: TimeInterval
+    ) -> Admission {
+        Self.settleAbandoned(&counter, at: reading, schedule: schedule, staleAfter: staleAfter)
+        if var delay = counter.delay {
+            let state = delay.measure(at: reading)
+            counter.delay = delay
+            if case .running(let remaining, let disagrees) = state {
+                return .refused(remaining: remaining, failures: counter.failures, clockDisagrees: disagrees)
+            }
+        }
+        let pending = counter.inFlight.count
+        if pending > 0, schedule.delay(afterFailures: counter.failures + pending) > 0 {
+            return .wait(inFlight: pending)
+        }
+        var entry = mine
+        entry.started = reading.wall
+        entry.startedBoot = reading.boot
+        counter.inFlight.append(entry)
+        return .check
+    }
+
     /// Settles this process's attempt as wrong; returns the delay's end.
     private func settleWrong<Failure: Error>(
         _ ledgerFailure: (any Error) -> Failure, token: UInt64, fingerprint: [UInt8]?
     ) async throws(Failure) -> Date? {
         let schedule = self.schedule
-        let reading = AttemptReading(clock)
-        let remaining: TimeInterval? = try await settle(ledgerFailure) { counter in
+        let clock = self.clock
+        // The clocks are read under the lock, as at admission.
+        let (remaining, reading): (TimeInterval?, AttemptReading) = try await settle(ledgerFailure) { counter in
+            let reading = AttemptReading(clock)
             let wasInFlight = counter.inFlight.contains { $0.token == token }
             counter.inFlight.removeAll { $0.token == token }
             // Not in flight any more: another process settled it as abandoned, counted already.
@@ -172,11 +188,11 @@ package struct AttemptGate: Sendable {
                     Self.countWrong(&counter, at: reading, schedule: schedule)
                 }
             }
-            guard var delay = counter.delay else { return nil }
+            guard var delay = counter.delay else { return (nil, reading) }
             let state = delay.measure(at: reading)
             counter.delay = delay
-            if case .running(let remaining, _) = state { return remaining }
-            return nil
+            if case .running(let remaining, _) = state { return (remaining, reading) }
+            return (nil, reading)
         }
         return remaining.map { reading.wall.addingTimeInterval($0) }
     }
