@@ -49,6 +49,6 @@ enum ECIES {
         let derived = sharedSecret.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: ephemeralPublicKey, outputByteCount: 32)
         let bytes = derived.withUnsafeBytes { Array($0) }
         // 16 bytes is a valid GCM nonce (GHASH-derived counter), as Apple uses.
-        return (SymmetricKey(data: bytes[0..<16]), try! AES.GCM.Nonce(data: bytes[16..<32]))
+        return (SymmetricKey(data: bytes[0..<16]), try! AES.GCM.Nonce(data: bytes[16..<32]))  // try!: always 16 bytes, a valid nonce length
     }
 }

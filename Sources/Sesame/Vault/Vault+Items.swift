@@ -9,7 +9,7 @@ import GRDB
 /// Adding, reading, changing and removing items (SPEC D2–D6).
 extension Vault {
     /// No user check: the item opens whenever the vault is unlocked.
-    public static let noAccessControl = try! AccessControl([])
+    public static let noAccessControl = try! AccessControl([])  // try!: only contradictory biometry flags are refused, and there are none
 
     /// Adds an item. Never prompts.
     ///

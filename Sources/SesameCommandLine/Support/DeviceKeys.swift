@@ -26,6 +26,7 @@ enum DeviceKeys {
     static func tpmPath(forVaultAt vault: String) -> String {
         // Beside device.key, in the same 0700 directory.
         let keyFile = Vault.defaultDeviceKeyPath(forVaultAt: vault)
+        // The default key path is always inside the vault's device/ directory, so it has a "/".
         return String(keyFile[..<keyFile.lastIndex(of: "/")!]) + "/device.tpm"
     }
 
@@ -104,14 +105,22 @@ enum DeviceKeys {
         } catch {
             throw CommandFailure(status: .notAvailable, message: "the device key cannot be read: \(error)")
         }
-        let newStore = store(kind, forVaultAt: vault)
+        let newStore: any DeviceKeyStore
         do {
+            // Each kind's own store writes the key; no cast of the generic one.
             switch kind {
             case .tpm:
                 #if os(Linux)
-                try await (newStore as! TPMDeviceKeyStore).seal(key)
+                let sealed = TPMDeviceKeyStore(path: tpmPath(forVaultAt: vault), tcti: tcti)
+                try await sealed.seal(key)
+                newStore = sealed
+                #else
+                throw CommandFailure(status: .notAvailable, message: "there is no TPM support on this platform")
                 #endif
-            case .file: try (newStore as! FileDeviceKeyStore).store(key)
+            case .file:
+                let file = FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: vault))
+                try file.store(key)
+                newStore = file
             }
             guard let readBack = try await newStore.existingDeviceKey(), readBack.constantTimeEquals(key) else {
                 throw CommandFailure(status: .failure, message: "the moved device key does not read back; nothing was removed")

@@ -41,6 +41,15 @@ public struct TestVault: Sendable {
     /// - Parameter body: The operation.
     /// - Returns: The `VaultError.Status` it failed with; `nil` when it succeeded or threw something else.
     public func status(_ body: () async throws -> Void) async -> VaultError.Status? {
+        await Self.status(body)
+    }
+
+    /// The status a failing operation threw, or nil on success; for
+    /// operations on a vault that is not a ``TestVault``.
+    ///
+    /// - Parameter body: The operation.
+    /// - Returns: The `VaultError.Status` it failed with; `nil` when it succeeded or threw something else.
+    public static func status(_ body: () async throws -> Void) async -> VaultError.Status? {
         do {
             try await body()
             return nil

@@ -24,25 +24,14 @@ struct VaultSummaryTests {
     func errors() async throws {
         let directory = try TemporaryDirectory()
         let missing = directory.path + "/none.sqlite"
-        #expect(await status { _ = try await Vault.summary(at: missing) } == .ioError)
+        #expect(await TestVault.status { _ = try await Vault.summary(at: missing) } == .ioError)
 
         let fixture = try await TestVault()
         try await fixture.rawDatabase().write { try $0.execute(sql: "DROP TABLE slot") }
-        #expect(await status { _ = try await Vault.summary(at: fixture.path) } == .damaged)
+        #expect(await TestVault.status { _ = try await Vault.summary(at: fixture.path) } == .damaged)
 
         let open = try await TestVault()
         chmod(open.path, 0o644)
-        #expect(await status { _ = try await Vault.summary(at: open.path) } == .insecurePermissions)
-    }
-
-    private func status(_ body: () async throws -> Void) async -> VaultError.Status? {
-        do {
-            try await body()
-            return nil
-        } catch let error as VaultError {
-            return error.status
-        } catch {
-            return nil
-        }
+        #expect(await TestVault.status { _ = try await Vault.summary(at: open.path) } == .insecurePermissions)
     }
 }

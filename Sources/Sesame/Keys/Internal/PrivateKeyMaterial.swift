@@ -68,7 +68,7 @@ enum PrivateKeyMaterial {
         case .x25519(let key): Array(key.publicKey.rawRepresentation)
         case .p256Agreement(let key): Array(key.publicKey.x963Representation)
         }
-        return try! PublicKey(algorithm: algorithm, rawRepresentation: raw)
+        return try! PublicKey(algorithm: algorithm, rawRepresentation: raw)  // try!: the key's own public part is valid for its algorithm
     }
 
     /// Signs `data` (P-256: ECDSA over its SHA-256).
