@@ -7,17 +7,17 @@
 package struct AttemptCounter: Sendable, Hashable {
     /// Wrong attempts settled since the last right one (a check whose process
     /// died counts as wrong).
-    package var failures: Int
+    var failures: Int
     /// The back-off running after the last counted attempt, if any.
-    package var delay: AttemptRecord.Delay?
+    var delay: AttemptRecord.Delay?
     /// A keyed fingerprint of the last wrong entry, so that typing the same
     /// wrong passcode again counts once; `nil` where the check has none.
-    package var lastWrongEntry: [UInt8]?
+    var lastWrongEntry: [UInt8]?
     /// Attempts counted and being checked right now: an attempt is counted
     /// before it is checked.
-    package var inFlight: [AttemptInFlight]
+    var inFlight: [AttemptInFlight]
 
-    package init(failures: Int = 0, delay: AttemptRecord.Delay? = nil, lastWrongEntry: [UInt8]? = nil, inFlight: [AttemptInFlight] = []) {
+    init(failures: Int = 0, delay: AttemptRecord.Delay? = nil, lastWrongEntry: [UInt8]? = nil, inFlight: [AttemptInFlight] = []) {
         self.failures = failures
         self.delay = delay
         self.lastWrongEntry = lastWrongEntry

@@ -50,12 +50,12 @@ package enum AttemptOutcome<Value: Sendable>: Sendable {
 /// as wrong. Delays are measured on the kernel's boot clock, so a process
 /// that sets or fakes its wall clock ends none early.
 package struct AttemptGate: Sendable {
-    package let ledger: any AttemptLedger
-    package let schedule: BackoffSchedule
-    package let clock: any AuthenticationClock
+    let ledger: any AttemptLedger
+    let schedule: BackoffSchedule
+    let clock: any AuthenticationClock
     /// An attempt in flight longer than this is settled as wrong (its
     /// process may have hung or its pid been reused).
-    package var staleAfter: TimeInterval = 300
+    var staleAfter: TimeInterval = 300
 
     package init(ledger: any AttemptLedger, schedule: BackoffSchedule, clock: any AuthenticationClock, staleAfter: TimeInterval = 300) {
         self.ledger = ledger
@@ -142,7 +142,6 @@ package struct AttemptGate: Sendable {
             return .rejected(delayedUntil: try await settleWrong(ledgerFailure, token: mine.token, fingerprint: fingerprint))
         }
     }
-
 
     /// Admits `mine` to be checked, refuses it (a delay runs), or tells it to
     /// wait for checks in flight; under the ledger's lock.
