@@ -71,14 +71,14 @@ struct InitCommand: AsyncParsableCommand {
                     throw CommandFailure(status: .usage, message: "the passcodes differ; nothing was created")
                 }
             }
-            let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path)
-            let slots: [KeySlot] = (device.map { [.device(keyStore: $0.store)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
             var machine = try options.machine()
+            let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path, machine: machine)
+            let slots: [KeySlot] = (device.map { [.device(keyStore: $0.store)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
             // The passcode is bound to the TPM whenever the device key is, and
             // for a passcode-only vault whenever a TPM answers: that is where
             // offline guessing matters most.
-            let bindsPasscode = passcodeOnly ? await DeviceKeys.tpmUnavailability() == nil : device?.kind == .tpm
-            machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(forVaultAt: path, binds: bindsPasscode)
+            let bindsPasscode = passcodeOnly ? await DeviceKeys.tpmUnavailability(machine) == nil : device?.kind == .tpm
+            machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path, binds: bindsPasscode)
             if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             // The vault keeps its passcode's attempt record itself, from its first moment.
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
@@ -102,9 +102,9 @@ extension InitCommand {
     /// A key file already there (shared with another vault or feature
     /// protection) is moved into the TPM rather than replaced, so what it
     /// protects stays valid.
-    func chooseDeviceKey(forVaultAt path: String) async throws(CommandFailure) -> (store: any DeviceKeyStore, kind: DeviceKeys.Kind) {
+    func chooseDeviceKey(forVaultAt path: String, machine: Machine) async throws(CommandFailure) -> (store: any DeviceKeyStore, kind: DeviceKeys.Kind) {
         var kind = deviceKey ?? .tpm
-        let unavailable = await DeviceKeys.tpmUnavailability()
+        let unavailable = await DeviceKeys.tpmUnavailability(machine)
         if let unavailable, kind == .tpm {
             guard deviceKey == nil else {
                 throw CommandFailure(status: .notAvailable, message: "--device-key tpm: \(unavailable); nothing was created")
@@ -112,15 +112,15 @@ extension InitCommand {
             kind = .file
             StandardError.write("sesame: no TPM answers (\(unavailable)); the device key is a file\n")
         }
-        if kind == .tpm && DeviceKeys.kind(forVaultAt: path) == .file
+        if kind == .tpm && DeviceKeys.kind(machine, forVaultAt: path) == .file
             && FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)) {
-            try await DeviceKeys.move(to: .tpm, forVaultAt: path)
+            try await DeviceKeys.move(machine, to: .tpm, forVaultAt: path)
         }
-        if kind == .file && DeviceKeys.kind(forVaultAt: path) == .tpm {
+        if kind == .file && DeviceKeys.kind(machine, forVaultAt: path) == .tpm {
             throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
         }
-        StandardError.write("sesame: the device key is \(DeviceKeys.describe(kind, forVaultAt: path))\n")
-        return (DeviceKeys.store(kind, forVaultAt: path), kind)
+        StandardError.write("sesame: the device key is \(DeviceKeys.describe(machine, kind, forVaultAt: path))\n")
+        return (DeviceKeys.store(machine, kind, forVaultAt: path), kind)
     }
 }
 

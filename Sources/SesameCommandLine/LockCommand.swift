@@ -17,36 +17,15 @@ struct LockCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let attemptsPath = FileAttemptStore.defaultPath(environment: environment)
-        let reuse = Machine.reuseWindow(environment: environment, attemptsPath: attemptsPath)
-        if let store = reuse.store, reuse.available {
-            do {
-                try await store.clear()
-            } catch {
-                throw CommandFailure(status: .failure, message: "cannot end the reuse window: \(error)")
-            }
-        } else if !reuse.available {
+        let machine = try Machine(pamService: "sesame")
+        if !machine.reuseAvailable {
             // Nothing can be open where nothing can be kept.
-            StandardError.write("sesame: no reuse window to end; the window is \(reuse.location)\n")
+            StandardError.write("sesame: no reuse window to end; the window is \(machine.reuseLocation)\n")
         }
-        try await clearAttemptRecord(at: attemptsPath)
-    }
-
-    /// Older Sesame versions, and platforms without a keyring, kept the last
-    /// match in the attempt record: end that window too. A missing record
-    /// holds none and is not created.
-    private func clearAttemptRecord(at path: String) async throws {
-        guard FileManager.default.fileExists(atPath: path) else { return }
-        let store = FileAttemptStore(path: path)
         do {
-            guard try await store.read().lastBiometricSuccess != nil else { return }
-            try await store.update { record in
-                record.lastBiometricSuccess = nil
-                record.lastBiometricSuccessDomainState = nil
-            }
+            try await machine.endReuseWindow()
         } catch {
-            throw CommandFailure(status: .failure, message: "cannot end the reuse window kept in \(path): \(error)")
+            throw CommandFailure(status: .failure, message: "cannot end the reuse window: \(error)")
         }
     }
 }

@@ -9,59 +9,63 @@ import Sesame
 import SesameLinux
 #endif
 
-/// This machine's authenticators, as the CLI uses them.
+/// This machine's authenticators, as the CLI uses them: the library's
+/// `LinuxMachine`, so `sesame` and any app on the account share one attempt
+/// count, one reuse window and one vault. The CLI adds only its prompts.
 struct Machine {
+    #if os(Linux)
+    /// The library's machine; its authenticators are the ones every command uses.
+    var linux: LinuxMachine
+    var authenticators: Authenticators {
+        get { linux.authenticators }
+        set { linux.authenticators = newValue }
+    }
+    #else
     var authenticators: Authenticators
-    var pamService: String
-    var attemptsPath: String
+    #endif
     /// The password read from `--password-fd`, once: it answers an
     /// application password and the login-password question alike.
     var descriptorPassword: SecretBytes?
     /// Answers PAM with ``descriptorPassword``; `nil` without `--password-fd`.
     var descriptorPresenter: DescriptorPasswordPresenter?
-    /// Where the reuse window is kept: "kernel user keyring", or
-    /// "not available: <why>".
-    var reuseLocation: String
-    /// Whether ``reuseLocation`` can hold a window.
-    var reuseAvailable: Bool
 
+    /// The machine, with no presenter yet: commands add theirs.
     init(pamService: String) throws {
-        let environment = ProcessInfo.processInfo.environment
-        attemptsPath = FileAttemptStore.defaultPath(environment: environment)
-        self.pamService = pamService
-        var authenticators = Authenticators(appName: "sesame", attempts: FileAttemptStore(path: attemptsPath))
-        let reuse = Self.reuseWindow(environment: environment, attemptsPath: attemptsPath)
-        authenticators.reuseWindow = reuse.store
-        (reuseLocation, reuseAvailable) = (reuse.location, reuse.available)
         #if os(Linux)
-        authenticators.sensor = FprintdSensor()
         do {
-            authenticators.devicePasscode = PAMPasscodeVerifier(configuration: try .init(service: pamService))
+            linux = try LinuxMachine(appName: "sesame", pamService: pamService, presenter: nil)
         } catch {
             throw ValidationError("\(error)")
         }
+        #else
+        // No SesameLinux on this platform: the core's own defaults.
+        let environment = ProcessInfo.processInfo.environment
+        authenticators = Authenticators(appName: "sesame", attempts: FileAttemptStore(path: FileAttemptStore.defaultPath(environment: environment)))
         #endif
-        self.authenticators = authenticators
     }
 
-    /// The store of the reuse window (SPEC A6): the kernel user keyring on
-    /// Linux, so a match spans processes but not reboots. Where keyctl is
-    /// blocked the store is still used and every read fails, so nothing is
-    /// reused; the attempt file is never a fallback, as it outlives reboots.
-    ///
-    /// `SESAME_REUSE_SCOPE` only renames the key (tests run side by side with
-    /// it); it decides nothing about whether a window is honoured.
-    static func reuseWindow(environment: [String: String], attemptsPath: String) -> (store: (any ReuseWindowStore)?, location: String, available: Bool) {
+    #if os(Linux)
+    var pamService: String { linux.pamService }
+    var attemptsPath: String { linux.attemptsPath }
+    /// Where the reuse window is kept: "kernel user keyring", or "not available: <why>".
+    var reuseLocation: String { linux.reuseWindow.location }
+    /// Whether ``reuseLocation`` can hold a window.
+    var reuseAvailable: Bool { linux.reuseWindow.available }
+    #else
+    var pamService: String { "none" }
+    var attemptsPath: String { FileAttemptStore.defaultPath(environment: ProcessInfo.processInfo.environment) }
+    // No kernel keyring here: the attempt record keeps the window, as the
+    // library does without a store.
+    var reuseLocation: String { "attempt record " + attemptsPath }
+    var reuseAvailable: Bool { true }
+    #endif
+
+    /// Ends the reuse window now (`sesame lock`), wherever it is kept.
+    func endReuseWindow() async throws {
         #if os(Linux)
-        let store = KeyringReuseCache(appName: "sesame", scope: environment["SESAME_REUSE_SCOPE"])
-        switch KeyringReuseCache.availability() {
-        case .available: return (store, "kernel user keyring", true)
-        case .notAvailable(let reason): return (store, "not available: " + reason, false)
-        }
+        try await linux.endReuseWindow()
         #else
-        // No kernel keyring here: the attempt record keeps the window, as
-        // the library does without a store.
-        return (nil, "attempt record " + attemptsPath, true)
+        try await FileAttemptStore(path: attemptsPath).endReuseWindow()
         #endif
     }
 }

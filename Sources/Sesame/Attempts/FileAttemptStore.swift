@@ -80,6 +80,20 @@ public final class FileAttemptStore: AttemptStore {
         }
     }
 
+    /// Ends a reuse window kept in this record (by a process without a
+    /// ``ReuseWindowStore``, or an older Sesame): forgets the last biometric
+    /// success. Never prompts; a record that holds none, or no record at all,
+    /// is left as it is (nothing is created).
+    ///
+    /// - Throws: ``StoreError`` when the record cannot be read or written.
+    public func endReuseWindow() async throws {
+        guard PrivateFile.exists(file.path), try await read().lastBiometricSuccess != nil else { return }
+        try await update { record in
+            record.lastBiometricSuccess = nil
+            record.lastBiometricSuccessDomainState = nil
+        }
+    }
+
     private func load() throws -> AttemptRecord {
         guard let bytes = try file.read() else { return AttemptRecord() }
         do {

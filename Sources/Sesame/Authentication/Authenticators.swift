@@ -28,6 +28,11 @@ public struct Authenticators: Sendable {
     /// Hardware that checks the vault passcode and limits guesses itself (a
     /// TPM); `nil`, scrypt alone, by default. See ``PasscodeGuard``.
     public var passcodeGuard: (any PasscodeGuard)?
+    /// Hardware that seals vaults' device keys (a TPM); `nil`, key files
+    /// only, by default. A vault opened by its device slot without an
+    /// explicit store uses ``Vault/defaultDeviceKeyStore(forVaultAt:sealer:)``
+    /// with it. See ``DeviceKeySealer``.
+    public var deviceKeySealer: (any DeviceKeySealer)?
 
     /// Bundles the backends.
     ///

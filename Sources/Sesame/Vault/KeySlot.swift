@@ -9,7 +9,7 @@ public enum KeySlot: Sendable {
     /// Unlocks without asking. The key is created if the store has none.
     ///
     /// - Parameter keyStore: Where the key is kept; `nil` for the vault's
-    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:)``), which feature
+    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:sealer:)``), which feature
     ///   protection uses too.
     case device(keyStore: (any DeviceKeyStore)? = nil)
     /// The master key wrapped by a key derived with scrypt from a passcode.

@@ -115,15 +115,46 @@ public final class Vault: Sendable {
         PrivateFiles.directory(of: vaultPath) + "/device/device.key"
     }
 
-    /// The vault's device key store: a ``FileDeviceKeyStore`` at
-    /// ``defaultDeviceKeyPath(forVaultAt:)``. ``KeySlot/device(keyStore:)``
-    /// and ``VaultUnlock/device(keyStore:)`` use it when given none; feature
-    /// protection for the same vault should use it too, so one key serves both.
+    /// `device/device.tpm` in the vault's directory: where a device key
+    /// sealed to hardware (``DeviceKeySealer``) is kept instead of
+    /// ``defaultDeviceKeyPath(forVaultAt:)``.
     ///
     /// - Parameter vaultPath: The vault file.
-    /// - Returns: The store.
-    public static func defaultDeviceKeyStore(forVaultAt vaultPath: String) -> any DeviceKeyStore {
-        FileDeviceKeyStore(path: defaultDeviceKeyPath(forVaultAt: vaultPath))
+    /// - Returns: The sealed device key's file.
+    public static func sealedDeviceKeyPath(forVaultAt vaultPath: String) -> String {
+        PrivateFiles.directory(of: vaultPath) + "/device/device.tpm"
+    }
+
+    /// Whether the vault's device key is sealed to hardware now (its
+    /// ``sealedDeviceKeyPath(forVaultAt:)`` exists). Never prompts, never writes.
+    ///
+    /// - Parameter vaultPath: The vault file.
+    /// - Returns: `true` for a sealed key, `false` for a key file or none.
+    public static func deviceKeyIsSealed(forVaultAt vaultPath: String) -> Bool {
+        PrivateFiles.exists(sealedDeviceKeyPath(forVaultAt: vaultPath))
+    }
+
+    /// The store the vault's device key is in: the sealed key's store when
+    /// the key was sealed to hardware (``deviceKeyIsSealed(forVaultAt:)``),
+    /// else a ``FileDeviceKeyStore`` at ``defaultDeviceKeyPath(forVaultAt:)``.
+    /// ``KeySlot/device(keyStore:)`` and ``VaultUnlock/device(keyStore:)``
+    /// use it, with ``Authenticators/deviceKeySealer``, when given no store;
+    /// feature protection for the same vault should use it too, so one key
+    /// serves both. This is the one place that chooses a vault's device key.
+    ///
+    /// - Parameters:
+    ///   - vaultPath: The vault file.
+    ///   - sealer: The hardware that sealed the key, if this process has it.
+    ///     Without one, a sealed key's store fails with `locked` (the
+    ///     passcode or recovery key still opens the vault); a file key is
+    ///     never put in its place.
+    /// - Returns: The store. Never prompts; nothing is read until it is asked.
+    public static func defaultDeviceKeyStore(forVaultAt vaultPath: String, sealer: (any DeviceKeySealer)? = nil) -> any DeviceKeyStore {
+        if deviceKeyIsSealed(forVaultAt: vaultPath) {
+            let sealedPath = sealedDeviceKeyPath(forVaultAt: vaultPath)
+            return sealer?.sealedStore(at: sealedPath) ?? UnreachableSealedKeyStore(path: sealedPath)
+        }
+        return FileDeviceKeyStore(path: defaultDeviceKeyPath(forVaultAt: vaultPath))
     }
 
     // MARK: Creating and opening
@@ -163,7 +194,7 @@ public final class Vault: Sendable {
             switch slot {
             case .device(let keyStore):
                 wrappingKey = SlotRecord.deviceWrappingKey(
-                    deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: true), vaultID: vaultID)
+                    deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: true), vaultID: vaultID)
             case .passcode(let passcode, let slotCost):
                 cost = slotCost
                 wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost, binding: authenticators.passcodeGuard)
@@ -265,7 +296,7 @@ public final class Vault: Sendable {
             kind = "device"
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no device slot; unlock it with its passcode or recovery key") }
             wrappingKey = SlotRecord.deviceWrappingKey(
-                deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path), creating: false), vaultID: vaultID)
+                deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: false), vaultID: vaultID)
         case .passcode(let passcode):
             guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,

@@ -3,7 +3,7 @@ public enum VaultUnlock: Sendable {
     /// The device key. Only read: a missing key is never created.
     ///
     /// - Parameter keyStore: Where the key is kept; `nil` for the vault's
-    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:)``).
+    ///   own (``Vault/defaultDeviceKeyStore(forVaultAt:sealer:)``).
     case device(keyStore: (any DeviceKeyStore)? = nil)
     /// The passcode.
     case passcode(SecretBytes)

@@ -25,16 +25,16 @@ struct DeviceKeyMigrateCommand: AsyncParsableCommand {
             guard try await vault.keySlotKinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: "\(path) has no device slot: there is no device key to move")
             }
-            if to == .tpm, let unavailable = await DeviceKeys.tpmUnavailability() {
+            if to == .tpm, let unavailable = await DeviceKeys.tpmUnavailability(machine) {
                 throw CommandFailure(status: .notAvailable, message: unavailable)
             }
-            try await DeviceKeys.move(to: to, forVaultAt: path)
+            try await DeviceKeys.move(machine, to: to, forVaultAt: path)
             do throws(VaultError) {
-                _ = try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(forVaultAt: path)), authenticators: machine.authenticators)
+                _ = try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
             } catch {
                 throw CommandFailure(status: .failure, message: "the device key moved but does not open \(path): \(error.message)")
             }
-            StandardError.write("sesame: the device key is \(DeviceKeys.describe(to, forVaultAt: path))\n")
+            StandardError.write("sesame: the device key is \(DeviceKeys.describe(machine, to, forVaultAt: path))\n")
         }
     }
 }

@@ -40,7 +40,7 @@ struct FeatureAccess {
             appIdentifier: Self.appIdentifier,
             authenticators: authenticators,
             store: VaultFeatureProtectionStore(vault),
-            deviceKeys: DeviceKeys.store(forVaultAt: path),
+            deviceKeys: DeviceKeys.store(machine, forVaultAt: path),
             ownerVerification: verification
         )
         noInteraction = options.noInteraction

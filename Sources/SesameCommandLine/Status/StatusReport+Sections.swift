@@ -52,7 +52,7 @@ extension StatusReport {
         }
     }
 
-    static func vaultSection(at path: String) async -> VaultSection {
+    static func vaultSection(at path: String, machine: Machine) async -> VaultSection {
         var section = VaultSection(path: path, exists: FileManager.default.fileExists(atPath: path))
         guard section.exists else { return section }
         do throws(VaultError) {
@@ -61,8 +61,8 @@ extension StatusReport {
             section.slots = summary.slots
             section.format = summary.format
             if summary.slots.contains("device") {
-                section.deviceKey = DeviceKeys.kind(forVaultAt: path)
-                section.deviceKeyLocation = section.deviceKey.map { DeviceKeys.describe($0, forVaultAt: path) }
+                section.deviceKey = DeviceKeys.kind(machine, forVaultAt: path)
+                section.deviceKeyLocation = section.deviceKey.map { DeviceKeys.describe(machine, $0, forVaultAt: path) }
             }
         } catch {
             section.error = error.description

@@ -19,9 +19,10 @@ extension StatusReport {
         var lockedOut: Bool?
     }
 
-    static func tpmSection() async -> TPMSection {
-        var section = TPMSection(tcti: DeviceKeys.tcti, available: false)
+    static func tpmSection(_ machine: Machine) async -> TPMSection {
+        var section = TPMSection(tcti: DeviceKeys.tcti(machine), available: false)
         #if os(Linux)
+        // `sesame status` diagnoses the TPM: it asks it directly for its lockout state.
         do throws(TPMError) {
             let state = try await TPMDeviceKeyStore.checkAvailable(tcti: section.tcti)
             section.available = true

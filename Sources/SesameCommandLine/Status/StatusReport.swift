@@ -96,9 +96,9 @@ struct StatusReport: Encodable {
             attempts.error = "\(error)"
         }
         return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
-                            vault: await vaultSection(at: vaultPath),
+                            vault: await vaultSection(at: vaultPath, machine: machine),
                             reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"),
-                            tpm: await tpmSection())
+                            tpm: await tpmSection(machine))
     }
 
     var text: String {

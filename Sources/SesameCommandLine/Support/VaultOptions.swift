@@ -75,7 +75,7 @@ struct VaultOptions: ParsableArguments {
     /// `--no-interaction`.
     func machine() throws -> Machine {
         var machine = try Machine(pamService: pamService)
-        machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(forVaultAt: path)
+        machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
         #endif
@@ -145,7 +145,7 @@ struct VaultOptions: ParsableArguments {
         }
         if passcodeFD == nil {
             do throws(VaultError) {
-                return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(forVaultAt: path)), authenticators: machine.authenticators)
+                return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
             } catch where error.status == .locked {
                 // A passcode-only vault, or the device key file is gone: the
                 // passcode slot still opens it.

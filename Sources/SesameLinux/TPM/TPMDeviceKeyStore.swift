@@ -50,12 +50,13 @@ public final class TPMDeviceKeyStore: DeviceKeyStore {
         return value
     }
 
-    /// `device/device.tpm` beside the vault, where the file store keeps `device.key`.
+    /// `device/device.tpm` beside the vault, where the file store keeps
+    /// `device.key`: `Vault.sealedDeviceKeyPath(forVaultAt:)`.
     ///
     /// - Parameter vaultPath: The vault file.
     /// - Returns: The sealed-key file.
     public static func defaultPath(forVaultAt vaultPath: String) -> String {
-        PrivateFile.parentDirectory(of: Vault.defaultDeviceKeyPath(forVaultAt: vaultPath)) + "/device.tpm"
+        Vault.sealedDeviceKeyPath(forVaultAt: vaultPath)
     }
 
     /// Whether a TPM answers at `tcti`. Never prompts, never writes.

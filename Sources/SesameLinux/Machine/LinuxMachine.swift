@@ -1,0 +1,144 @@
+#if os(Linux)
+import Glibc
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// This Linux account's machine as `sesame` uses it: what an iOS app gets
+/// from `LAContext()` and the keychain with no setup, in one line.
+///
+/// ```swift
+/// let machine = try LinuxMachine(appName: "Money")
+/// let vault = try await machine.openVault()      // the user's default vault
+/// ```
+///
+/// Its ``authenticators`` hold
+/// - fprintd on the system bus (``FprintdSensor``);
+/// - the login password through the PAM service ``pamService``
+///   (``PAMPasscodeVerifier``);
+/// - the account's attempt file (``attemptsPath``), so failures, lockout and
+///   delays span every process of the user and survive restarts;
+/// - the reuse window in the kernel user keyring (``KeyringReuseCache``),
+///   named for Sesame rather than for the app, so a match in `sesame` serves
+///   the app and the other way round ( ``reuseWindow`` says where it is kept);
+/// - the TPM at ``tcti`` for vaults whose device key is sealed to it
+///   (``TPMDeviceKeySealer``);
+/// - a prompt on the terminal, only when standard input is one
+///   (``defaultPresenter()``).
+///
+/// `sesame` builds its machine here too: an app and the CLI on the same
+/// account share one attempt count, one reuse window and one vault, and
+/// cannot disagree. Every part can be replaced afterwards through
+/// ``authenticators``.
+public struct LinuxMachine: Sendable {
+    /// The name the shared state is kept under: the attempt file's folder,
+    /// the keyring window's key and the PAM service default are `sesame`'s.
+    public static let sharedName = "sesame"
+
+    /// The backends, for ``context()`` or any `AuthenticationContext`.
+    public var authenticators: Authenticators
+    /// The environment the defaults were read from.
+    public let environment: [String: String]
+    /// The PAM service that checks the login password (`/etc/pam.d/<service>`).
+    public let pamService: String
+    /// The account's attempt file (`FileAttemptStore.defaultPath(environment:)`).
+    public let attemptsPath: String
+    /// The TPM's tpm2-tss TCTI (`SESAME_TPM_TCTI`, else the kernel's resource manager).
+    public let tcti: String
+    /// Where the reuse window is kept, and whether it can be.
+    public let reuseWindow: ReuseWindowPlace
+
+    /// Where the reuse window (SPEC A6) lives on this machine.
+    public struct ReuseWindowPlace: Sendable, Hashable {
+        /// "kernel user keyring", or "not available: <why>".
+        public let location: String
+        /// Whether a window can be kept; when not, every evaluation prompts.
+        public let available: Bool
+    }
+
+    /// This machine's authenticators for `appName`, with the defaults `sesame`
+    /// documents. Nothing is asked of fprintd, PAM or the TPM until used.
+    ///
+    /// - Parameters:
+    ///   - appName: Shown on prompts (SPEC A5).
+    ///   - pamService: The PAM service for the login password; `sesame` by default.
+    ///   - presenter: Shows prompts; ``defaultPresenter()`` by default, which
+    ///     is `nil` (never prompt) when standard input is not a terminal.
+    ///   - environment: Where `SESAME_VAULT`, `SESAME_TPM_TCTI`,
+    ///     `XDG_STATE_HOME`/`XDG_DATA_HOME`/`HOME` and `SESAME_REUSE_SCOPE`
+    ///     are read; the process's by default.
+    /// - Throws: `PAMPasscodeVerifier.ConfigurationError` when `pamService`
+    ///   is not a valid service name.
+    public init(
+        appName: String,
+        pamService: String = LinuxMachine.sharedName,
+        presenter: (any PromptPresenter)? = LinuxMachine.defaultPresenter(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(PAMPasscodeVerifier.ConfigurationError) {
+        self.environment = environment
+        self.pamService = pamService
+        attemptsPath = FileAttemptStore.defaultPath(environment: environment)
+        tcti = TPMDeviceKeyStore.tcti(environment: environment)
+        reuseWindow = switch KeyringReuseCache.availability() {
+        case .available: ReuseWindowPlace(location: "kernel user keyring", available: true)
+        case .notAvailable(let reason): ReuseWindowPlace(location: "not available: " + reason, available: false)
+        }
+        var authenticators = Authenticators(
+            appName: appName,
+            sensor: FprintdSensor(),
+            devicePasscode: PAMPasscodeVerifier(configuration: try .init(service: pamService)),
+            presenter: presenter,
+            attempts: FileAttemptStore(path: attemptsPath),
+            // Where keyctl is blocked the store is still set and every read
+            // fails, so nothing is reused; the attempt file is never a
+            // fallback, as it outlives reboots.
+            reuseWindow: Self.reuseWindowStore(environment: environment))
+        authenticators.deviceKeySealer = TPMDeviceKeySealer(tcti: tcti)
+        self.authenticators = authenticators
+    }
+
+    /// A terminal prompt (``TerminalPresenter``) when standard input is a
+    /// terminal, else `nil`: a program in a pipe or a service never waits
+    /// for a finger or a passcode nobody can give.
+    ///
+    /// - Returns: The presenter, or `nil`.
+    public static func defaultPresenter() -> (any PromptPresenter)? {
+        isatty(STDIN_FILENO) == 1 ? TerminalPresenter() : nil
+    }
+
+    /// A new context on ``authenticators``: interaction is not allowed when
+    /// there is no presenter, so what would need a prompt fails at once with
+    /// `notInteractive` (or `interactionNotAllowed` from a vault) instead of
+    /// starting a scan.
+    ///
+    /// - Returns: The context.
+    public func context() -> AuthenticationContext {
+        let context = AuthenticationContext(authenticators)
+        context.interactionNotAllowed = authenticators.presenter == nil
+        return context
+    }
+
+    /// Ends the reuse window now (`sesame lock`): the next evaluation prompts
+    /// even with a reuse duration. Also ends a window an older Sesame kept in
+    /// the attempt file. Idempotent; never prompts; a missing attempt file is
+    /// not created.
+    ///
+    /// - Throws: When the keyring or the attempt file cannot be changed.
+    public func endReuseWindow() async throws {
+        if reuseWindow.available, let store = authenticators.reuseWindow {
+            try await store.clear()
+        }
+        try await FileAttemptStore(path: attemptsPath).endReuseWindow()
+    }
+
+    /// The kernel-keyring window, named for Sesame. `SESAME_REUSE_SCOPE` only
+    /// renames the key (tests run side by side with it); it decides nothing
+    /// about whether a window is honoured.
+    static func reuseWindowStore(environment: [String: String]) -> KeyringReuseCache {
+        KeyringReuseCache(appName: sharedName, scope: environment["SESAME_REUSE_SCOPE"])
+    }
+}
+#endif
