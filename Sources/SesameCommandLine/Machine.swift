@@ -38,7 +38,8 @@ struct Machine {
             throw ValidationError("\(error)")
         }
         #else
-        // No SesameLinux on this platform: the core's own defaults.
+        // The CLI is a Linux tool; elsewhere (no SesameLinux) it only has to
+        // build, on the core's own defaults: the attempt file, no sensor.
         let environment = ProcessInfo.processInfo.environment
         authenticators = Authenticators(appName: "sesame", attempts: FileAttemptStore(path: FileAttemptStore.defaultPath(environment: environment)))
         #endif
@@ -65,6 +66,7 @@ struct Machine {
         #if os(Linux)
         try await linux.endReuseWindow()
         #else
+        // Not Linux: the window lives in the attempt record (see `init`).
         try await FileAttemptStore(path: attemptsPath).endReuseWindow()
         #endif
     }

@@ -37,7 +37,7 @@ enum DeviceKeys {
         #if os(Linux)
         machine.linux.deviceKeyStore(DeviceKeyKind(kind), forVaultAt: vault)
         #else
-        // No SesameLinux on this platform: only the core's key file.
+        // Not Linux (the CLI only has to build there): the core's key file is the only kind.
         FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: vault))
         #endif
     }

@@ -127,4 +127,68 @@ struct VaultDeviceKeyStoreTests {
         #expect(key.withUnsafeBytes { Data($0) } == (try Data(contentsOf: URL(fileURLWithPath: keyPath))))
         _ = try await Vault.open(at: path, unlock: .device(keyStore: store), authenticators: authenticators)
     }
+
+    /// A sealer whose "hardware" is one in-memory store, and which records
+    /// the file it was asked for.
+    final class RecordingSealer: DeviceKeySealer, @unchecked Sendable {
+        let store = CountingStore()
+        private let lock = NSLock()
+        private var paths: [String] = []
+        var askedPaths: [String] { lock.withLock { paths } }
+
+        func sealedStore(at path: String) -> any DeviceKeyStore {
+            lock.withLock { paths.append(path) }
+            return store
+        }
+    }
+
+    @Test("issue 28: a vault whose key is sealed opens through Authenticators.deviceKeySealer, at Vault.sealedDeviceKeyPath")
+    func sealedKeyOpensThroughTheSealer() async throws {
+        let sealer = RecordingSealer()
+        var sealing = authenticators
+        sealing.deviceKeySealer = sealer
+        _ = try await Vault.create(at: path, slots: [.device(keyStore: sealer.store)], authenticators: sealing)
+        let sealedPath = Vault.sealedDeviceKeyPath(forVaultAt: path)
+        #expect(sealedPath == directory.path + "/device/device.tpm")
+        // What a sealed key leaves on disk: the sealed file, no key file.
+        try FileManager.default.createDirectory(atPath: directory.path + "/device", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data("sealed blob".utf8).write(to: URL(fileURLWithPath: sealedPath))
+        #expect(Vault.deviceKeyIsSealed(forVaultAt: path))
+
+        _ = try await Vault.open(at: path, unlock: .device(), authenticators: sealing)
+        #expect(sealer.askedPaths == [sealedPath])
+        #expect(sealer.store.reads == 1)
+        #expect(!FileManager.default.fileExists(atPath: keyPath), "no key file is made for a sealed vault")
+    }
+
+    @Test("issue 28: without a sealer a sealed key fails closed as locked, and no key file takes its place")
+    func sealedKeyWithoutSealerIsLocked() async throws {
+        let sealer = RecordingSealer()
+        _ = try await Vault.create(at: path, slots: [.device(keyStore: sealer.store), .passcode(SecretBytes(Array("pass".utf8)), cost: .testing)],
+                                   authenticators: authenticators)
+        try FileManager.default.createDirectory(atPath: directory.path + "/device", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data("sealed blob".utf8).write(to: URL(fileURLWithPath: Vault.sealedDeviceKeyPath(forVaultAt: path)))
+        do {
+            _ = try await Vault.open(at: path, unlock: .device(), authenticators: authenticators)
+            Issue.record("a sealed key opened without its hardware")
+        } catch {
+            #expect(error.status == .locked)
+            #expect(error.message.contains("device.tpm"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: keyPath), "no key file is made for a sealed vault")
+        // The store the library picks is the same one: refused alike.
+        await #expect(throws: (any Error).self) { try await Vault.defaultDeviceKeyStore(forVaultAt: path).existingDeviceKey() }
+        // The passcode still opens it.
+        _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(Array("pass".utf8))), authenticators: authenticators)
+    }
+
+    @Test("issue 28: without a sealed file the default store is the key file, sealer or not")
+    func unsealedKeyIsTheFile() async throws {
+        let sealer = RecordingSealer()
+        _ = try await Vault.create(at: path, slots: [.device()], authenticators: authenticators)
+        #expect(!Vault.deviceKeyIsSealed(forVaultAt: path))
+        let store = try #require(Vault.defaultDeviceKeyStore(forVaultAt: path, sealer: sealer) as? FileDeviceKeyStore)
+        #expect(store.path == keyPath)
+        #expect(sealer.askedPaths.isEmpty)
+    }
 }

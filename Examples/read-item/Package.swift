@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+import Foundation
+import PackageDescription
+
+// An app that reads what `sesame put` stored, with the library alone.
+// A path dependency's identity is its directory's name, so the repository's
+// folder name (whatever the clone is called) is derived, not assumed.
+let sesame = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "read-item",
+    dependencies: [.package(path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "read-item",
+            dependencies: [
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameLinux", package: sesame, condition: .when(platforms: [.linux])),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
