@@ -12,37 +12,23 @@ struct FeatureAccess {
     let protection: FeatureProtection
     let noInteraction: Bool
 
-    /// The facade on `vault`'s record, prompting with `machine`.
-    ///
-    /// After an enrolment change (SPEC C2), the owner proves themselves with
-    /// the vault passcode: someone who only knows the login password can
-    /// enrol a finger, but cannot open the vault by its passcode. The check is
-    /// `Vault.open`'s own, so each guess is counted and delayed (SPEC E5).
+    /// The facade on `vault`'s record, prompting with `machine`: the
+    /// library's vault-backed protection, whose owner check after an
+    /// enrolment change (SPEC C2) is the vault passcode
+    /// (`OwnerVerification.vaultPasscode`, counted and delayed, SPEC E5).
     init(vault: Vault, machine: Machine, options: VaultOptions) {
-        let path = vault.path
-        let authenticators = machine.authenticators
-        let verification = OwnerVerification.custom { _ in
-            // With --passcode-fd the vault was opened by that very passcode
-            // in this run (VaultOptions.open never falls back to the device
-            // key then), and the descriptor has been read to its end.
-            if options.passcodeFD != nil { return true }
-            guard let passcode = try? await options.passcode(prompt: "The enrolled fingerprints changed; vault passcode") else {
-                return false
-            }
-            do throws(VaultError) {
-                _ = try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: authenticators)
-                return true
-            } catch {
-                return false
+        let verification: OwnerVerification = if options.passcodeFD != nil {
+            // With --passcode-fd the vault was opened by that very passcode in
+            // this run (VaultOptions.open never falls back to the device key
+            // then), and the descriptor has been read to its end.
+            .custom { _ in true }
+        } else {
+            .vaultPasscode(vaultAt: vault.path, authenticators: machine.authenticators) { _ in
+                try? await options.passcode(prompt: "The enrolled fingerprints changed; vault passcode")
             }
         }
-        protection = FeatureProtection(
-            appIdentifier: Self.appIdentifier,
-            authenticators: authenticators,
-            store: VaultFeatureProtectionStore(vault),
-            deviceKeys: DeviceKeys.store(machine, forVaultAt: path),
-            ownerVerification: verification
-        )
+        protection = FeatureProtection(vault: vault, appIdentifier: Self.appIdentifier,
+                                       authenticators: machine.authenticators, ownerVerification: verification)
         noInteraction = options.noInteraction
     }
 
