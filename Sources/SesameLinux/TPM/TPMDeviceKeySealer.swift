@@ -1,7 +1,7 @@
 #if os(Linux)
 import Sesame
 
-/// The TPM as a vault's ``DeviceKeySealer``: a vault whose device key was
+/// The TPM as a vault's `DeviceKeySealer`: a vault whose device key was
 /// sealed (`device/device.tpm`) is opened through a ``TPMDeviceKeyStore`` at
 /// ``tcti``. ``LinuxMachine`` sets it on its authenticators.
 public struct TPMDeviceKeySealer: DeviceKeySealer {
