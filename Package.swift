@@ -122,11 +122,18 @@ let package = Package(
                 "sesame-vault-stress",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            // The golden vaults' files (format 2, format 6), read through #filePath, never built.
-            exclude: ["Golden/Resources", "Golden/Resources6"]
+            // The golden vaults' files (format 2, format 6) and the golden
+            // records beside their stores' tests, read through #filePath, never built.
+            exclude: ["Golden/Resources", "Golden/Resources6",
+                      "AppLock/GoldenFixtures", "Attempts/GoldenFixtures", "DeviceKey/GoldenFixtures"]
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
-        .testTarget(name: "SesameLinuxTests", dependencies: ["Sesame", "SesameLinux", "SesameTesting"]),
+        .testTarget(
+            name: "SesameLinuxTests",
+            dependencies: ["Sesame", "SesameLinux", "SesameTesting"],
+            // The golden reuse tokens and sealed files, read through #filePath, never built.
+            exclude: ["Keyring/GoldenFixtures", "TPM/GoldenFixtures"]
+        ),
         .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
         .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
         .testTarget(

@@ -12,7 +12,14 @@ package enum KeyDerivation {
     ///
     /// - Parameter label: The purpose, a ``Labels`` entry.
     package static func subkey(_ masterKey: SymmetricKey, vaultID: [UInt8], label: String) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, salt: vaultID, info: Labels.bytes(label), outputByteCount: 32)
+        hkdf(masterKey, salt: vaultID, info: Labels.bytes(label))
+    }
+
+    /// HKDF-SHA256 to 32 bytes: the one derivation under ``subkey(_:vaultID:label:)``
+    /// and ``classKey(_:vaultID:accessControl:accessibility:factors:domainState:passwordKey:)``,
+    /// kept apart so that RFC 5869's vectors, whose info is not text, reach it.
+    static func hkdf(_ inputKeyMaterial: SymmetricKey, salt: [UInt8], info: [UInt8]) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: inputKeyMaterial, salt: salt, info: info, outputByteCount: 32)
     }
 
     /// The class key for one wrapping of an item key. The access control and
@@ -39,7 +46,7 @@ package enum KeyDerivation {
         info.u8(factors.mask)
         var bytes = material.bytes
         defer { wipe(&bytes) }
-        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), salt: vaultID, info: info.bytes, outputByteCount: 32)
+        return hkdf(SymmetricKey(data: bytes), salt: vaultID, info: info.bytes)
     }
 
     /// A key from a passcode, password or passphrase (scrypt).

@@ -31,41 +31,63 @@ public final class SoftwareTPM: Sendable {
 
     /// Starts a fresh TPM (a new seed: another machine, as far as sealing goes).
     ///
-    /// - Returns: The running TPM, already started up (TPM2_Startup(CLEAR)).
-    /// - Throws: ``SoftwareTPMError`` when swtpm is missing or does not start.
+    /// - Returns: The running TPM, already started up (TPM2_Startup(CLEAR))
+    ///   and answering commands on both of its ports.
+    /// - Throws: ``SoftwareTPMError`` when swtpm is missing or does not
+    ///   start, saying for each attempt which ports it tried, how swtpm
+    ///   ended, what it wrote, and what the last probe found.
     public static func start() async throws -> SoftwareTPM {
+        try await start(swtpm: swtpm, readiness: .seconds(60), attempts: 4)
+    }
+
+    /// ``start()`` with another binary and bounds, for the helper's own tests.
+    ///
+    /// - Parameters:
+    ///   - swtpm: The swtpm binary.
+    ///   - readiness: How long one attempt waits for swtpm to answer: a
+    ///     bound on a probe, generous because a loaded machine is slow, not
+    ///     a sleep.
+    ///   - attempts: How many times a start is tried when its ports were
+    ///     taken by another process meanwhile (found free, then bound by
+    ///     someone else before swtpm could).
+    static func start(swtpm: String, readiness: Duration, attempts: Int) async throws -> SoftwareTPM {
         guard FileManager.default.isExecutableFile(atPath: swtpm) else {
             throw SoftwareTPMError("\(swtpm) is missing: install swtpm and swtpm-tools (CI's .ci/run does)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-swtpm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var lastLog = ""
-        // A port found free can be taken before swtpm binds it: try again with
-        // others. (The SoftwareTPM is made only on success: its deinit removes
-        // the state directory the next try needs.)
-        for _ in 0..<5 {
-            let port = try LoopbackPorts.freePair()
-            let child = try ChildProcess.launch(
-                swtpm,
-                ["socket", "--tpm2", "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
-                 "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",
-                 "--flags", "not-need-init,startup-clear"],
-                environment: ProcessInfo.processInfo.environment, log: directory + "/swtpm.log")
-            for _ in 0..<2000 where child.isRunning {
-                if LoopbackPorts.answers(port) && LoopbackPorts.answers(port + 1) {
-                    // Ours, not another test's swtpm that took the ports first.
-                    if LoopbackPorts.isListening(port, ownedBy: child.pid) && LoopbackPorts.isListening(port + 1, ownedBy: child.pid) {
-                        return SoftwareTPM(directory: directory, port: port, child: child)
-                    }
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(5))
+        var failures: [String] = []
+        // The SoftwareTPM is made only on success: its deinit removes the
+        // state directory that the next attempt needs.
+        for attempt in 1...max(attempts, 1) {
+            let port: UInt16
+            let child: ChildProcess
+            let log = directory + "/swtpm-\(attempt).log"
+            do {
+                port = try LoopbackPorts.freePair()
+                child = try ChildProcess.launch(
+                    swtpm,
+                    ["socket", "--tpm2", "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
+                     "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",
+                     "--flags", "not-need-init,startup-clear"],
+                    environment: ProcessInfo.processInfo.environment, log: log)
+            } catch {
+                failures.append("attempt \(attempt): \(error)")
+                break
             }
-            lastLog = (try? String(contentsOfFile: directory + "/swtpm.log", encoding: .utf8)) ?? ""
+            let outcome = await SwtpmReadiness.wait(for: child, port: port, bound: readiness)
+            guard case .failed(let reason, let portTaken) = outcome else {
+                return SoftwareTPM(directory: directory, port: port, child: child)
+            }
             child.terminate()
+            let output = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            failures.append("attempt \(attempt) on ports \(port) and \(port + 1): \(reason); "
+                            + (output.isEmpty ? "swtpm wrote nothing" : "swtpm wrote: \(output)"))
+            // Anything but a port taken meanwhile would fail again the same way.
+            guard portTaken || output.contains("Address already in use") else { break }
         }
         try? FileManager.default.removeItem(atPath: directory)
-        throw SoftwareTPMError("swtpm did not start: \(lastLog)")
+        throw SoftwareTPMError("swtpm did not start: " + failures.joined(separator: " | "))
     }
 
     /// Runs `body` with a fresh TPM, stopped afterwards whatever happens.

@@ -121,18 +121,4 @@ struct KeyringReuseCacheTests {
         #expect(ReuseToken(decoding: [0x53, 0x52, 0x57, 0x31, 0, 0, 0, 0, 0, 0, 0, 0, 2][...]) == nil)
     }
 }
-
-@Suite("The kernel keyring's availability")
-struct KeyringAvailabilityTests {
-    @Test("availability() matches whether keyctl works in this process")
-    func matchesProbe() {
-        let probe = sesame_keyring_probe()
-        switch KeyringReuseCache.availability() {
-        case .available: #expect(probe == 0)
-        case .notAvailable(let reason):
-            #expect(probe < 0)
-            #expect(!reason.isEmpty)
-        }
-    }
-}
 #endif

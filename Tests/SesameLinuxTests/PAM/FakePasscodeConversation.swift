@@ -14,7 +14,24 @@ final class FakePasscodeConversation: PasscodeConversation {
         case waitForCancellation
         /// Waits `seconds` and ignores cancellation entirely.
         case ignoreCancellation(seconds: Double)
+        /// Ignores cancellation and answers with this text once ``release()``
+        /// is called: the test decides what happens before the answer.
+        case answerWhenReleased(String)
     }
+
+    /// How a waiting request ended.
+    enum Ending: Equatable, Sendable {
+        /// Its task was cancelled.
+        case cancelled
+        /// ``release()`` was called.
+        case released
+        /// Nothing happened within ``waitBound``.
+        case gaveUp
+    }
+
+    /// A waiting request gives up after this, so that a verifier that never
+    /// lets go of the conversation fails its test instead of hanging it.
+    static let waitBound: Duration = .seconds(30)
 
     struct Prompt: Equatable {
         var text: String
@@ -31,17 +48,31 @@ final class FakePasscodeConversation: PasscodeConversation {
         var prompts: [Prompt] = []
         var messages: [PromptMessage] = []
         var observations: [ThreadObservation] = []
+        var ending: Ending?
     }
 
     private let behaviour: Behaviour
     private let log = Locked(Log())
+    private let released = Locked(false)
     private let askedContinuation: AsyncStream<Void>.Continuation
+    private let endedContinuation: AsyncStream<Ending>.Continuation
     /// Yields once per `requestSecret` call.
     let asked: AsyncStream<Void>
+    /// Yields how each waiting request ended, as it ends.
+    let ended: AsyncStream<Ending>
 
     init(_ behaviour: Behaviour) {
         self.behaviour = behaviour
         (asked, askedContinuation) = AsyncStream.makeStream(of: Void.self)
+        (ended, endedContinuation) = AsyncStream.makeStream(of: Ending.self)
+    }
+
+    /// How the last waiting request ended; `nil` while it still waits.
+    var ending: Ending? { log.withLock { $0.ending } }
+
+    /// Lets an ``Behaviour/answerWhenReleased(_:)`` request answer.
+    func release() {
+        released.withLock { $0 = true }
     }
 
     var prompts: [Prompt] { log.withLock { $0.prompts } }
@@ -67,13 +98,32 @@ final class FakePasscodeConversation: PasscodeConversation {
         case .userCancels:
             return .cancelled
         case .waitForCancellation:
-            try? await Task.sleep(for: .seconds(3600))
+            try? await Task.sleep(for: Self.waitBound)
+            end(Task.isCancelled ? .cancelled : .gaveUp)
             return .cancelled
         case .ignoreCancellation(let seconds):
             // A detached task does not see our cancellation.
             await Task.detached { try? await Task.sleep(for: .seconds(seconds)) }.value
             return .entered(SecretBytes(utf8: PAMTestEnvironment.password))
+        case .answerWhenReleased(let text):
+            let released = self.released
+            // A detached task does not see our cancellation.
+            let ending = await Task.detached {
+                let deadline = ContinuousClock.now + Self.waitBound
+                while ContinuousClock.now < deadline {
+                    if released.withLock({ $0 }) { return Ending.released }
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+                return Ending.gaveUp
+            }.value
+            end(ending)
+            return .entered(SecretBytes(utf8: text))
         }
+    }
+
+    private func end(_ ending: Ending) {
+        log.withLock { $0.ending = ending }
+        endedContinuation.yield(ending)
     }
 
     func show(_ message: PromptMessage) async {

@@ -84,6 +84,12 @@ enum ProcessThreads {
         all().filter { $0.name == name }
     }
 
+    /// The number of the system call thread `id` is in
+    /// (`/proc/self/task/<id>/syscall`); `nil` while it runs or once it ended.
+    static func systemCall(_ id: String) -> Int? {
+        read("/proc/self/task/\(id)/syscall")?.split(separator: " ").first.flatMap { Int($0) }
+    }
+
     static var currentName: String {
         read("/proc/thread-self/comm") ?? "?"
     }
