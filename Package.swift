@@ -23,6 +23,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // Starting and waiting for child processes (`sesame run`'s masked
+        // command); what it cannot do stays by hand (Run/CommandExec.swift).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        // FileDescriptor and FilePath, which swift-subprocess's API takes (Apple's
+        // platforms have them in the SDK's System).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation`: the DocC catalogs beside each module.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -102,6 +108,8 @@ let package = Package(
                 "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // The `sesame` binary (the product keeps that name); the target has its own
