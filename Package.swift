@@ -24,7 +24,8 @@ let package = Package(
         // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         // Starting and waiting for child processes (`sesame run`'s masked
-        // command); what it cannot do stays by hand (Run/CommandExec.swift).
+        // command, the clipboard tools); what it
+        // cannot do stays by hand (Run/CommandExec.swift, Support/Internal/DetachedProcess.swift in SesameCommandLine).
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
         // FileDescriptor and FilePath, which swift-subprocess's API takes (Apple's
         // platforms have them in the SDK's System).
