@@ -45,7 +45,7 @@ public final class SoftwareTPM: Sendable {
         // the state directory the next try needs.)
         for _ in 0..<5 {
             let port = try LoopbackPorts.freePair()
-            let child = try ChildProcess.launch(
+            let child = try await ChildProcess.launch(
                 swtpm,
                 ["socket", "--tpm2", "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
                  "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",
