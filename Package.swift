@@ -23,6 +23,14 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // Starting and waiting for child processes (`sesame run`'s masked
+        // command, the clipboard tools, SesameTesting's daemons); what it
+        // cannot do stays by hand in SesameCommandLine (Run/CommandExec.swift,
+        // Support/Internal/DetachedProcess.swift; docs/ARCHITECTURE.md says why).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
+        // FileDescriptor and FilePath, which swift-subprocess's API takes (Apple's
+        // platforms have them in the SDK's System).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation`: the DocC catalogs beside each module.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -90,6 +98,9 @@ let package = Package(
             dependencies: [
                 "Sesame",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The fprintd harness's daemons; swift-subprocess is for Linux and macOS only.
+                .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // The `sesame` command tree (one file per command); the executable
@@ -102,6 +113,8 @@ let package = Package(
                 "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // The `sesame` binary (the product keeps that name); the target has its own

@@ -124,8 +124,8 @@ extension Clipboard {
         try await copy(value)
         do {
             let sesame = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-            _ = try Spawn.start(sesame, ["clipboard-clear", "--after", "\(seconds)", "--tool", tool.rawValue, "--path", path],
-                                input: value, detached: true)
+            try await DetachedProcess.start(sesame, ["clipboard-clear", "--after", "\(seconds)", "--tool", tool.rawValue, "--path", path],
+                                            input: value)
         } catch {
             // Never leave a secret on the clipboard with nothing to clear it.
             await clear()

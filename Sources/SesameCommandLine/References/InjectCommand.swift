@@ -56,7 +56,7 @@ struct InjectCommand: AsyncParsableCommand {
                 throw CommandFailure(status: .usage, message: error.description)
             }
             let destination = output.map(PrivateFile.absolute)
-            if let destination { try PrivateFile.requireWritable(destination, force: force) }
+            if let destination { try PrivateFile.requireWritable(destination, replacing: force) }
 
             var values: [SecretReference: SecretBytes] = [:]
             if !template.references.isEmpty {
@@ -67,9 +67,9 @@ struct InjectCommand: AsyncParsableCommand {
             var rendered = template.render(values)
             defer { wipe(&rendered) }
             if let destination {
-                try PrivateFile.write(rendered, to: destination, force: force)
+                try PrivateFile.write(rendered, to: destination, replacing: force)
             } else {
-                try PrivateFile.writeStandardOutput(rendered)
+                try StandardOutput.write(rendered)
             }
         }
     }

@@ -3,25 +3,27 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 // Thread and NSLock (FoundationEssentials has neither).
 import Foundation
 import Sesame
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// The process `run` supervises when it masks: `sesame` cannot exec, since
-/// the command's output must pass through it, so it starts the command with
-/// standard output and error on pipes, copies them through an
-/// ``OutputMasker``, and then ends the way the command ended (its exit code,
-/// or the same signal).
+/// the command's output must pass through it, so it starts the command
+/// (through swift-subprocess: signals reset to a shell's, no descriptor of
+/// ours but 0, 1 and 2) with standard output and error on pipes, copies
+/// them through an ``OutputMasker``, and then ends the way the command
+/// ended (its exit code, or the same signal).
 enum MaskedCommand {
     /// Runs `command` (the environment as `CommandExec.export` left it),
     /// waits for it, and exits as it did.
     static func run(_ command: [String], secrets: [SecretBytes]) async -> Never {
-        let status = await withCheckedContinuation { continuation in
-            // Waiting and copying block: on threads of their own, never on
-            // Swift's cooperative pool.
-            Thread { continuation.resume(returning: supervise(command, secrets: secrets)) }.start()
-        }
+        let status = await supervise(command, secrets: secrets)
         if status.signal != 0 {
             signal(status.signal, SIG_DFL)
             var only = sigset_t()
@@ -38,10 +40,12 @@ enum MaskedCommand {
         var signal: Int32 = 0
     }
 
-    private static func supervise(_ command: [String], secrets: [SecretBytes]) -> Status {
+    private static func supervise(_ command: [String], secrets: [SecretBytes]) async -> Status {
+        // Pipes of ours rather than swift-subprocess's output sequences: the
+        // copies read the command's output, secrets included, into buffers
+        // they wipe; the sequences hand out buffers nobody can wipe.
+        // Close-on-exec, so that only the ends given to the command reach it.
         var output: [Int32] = [-1, -1], error: [Int32] = [-1, -1]
-        // Close-on-exec, so that only the dup2'd ends reach the command
-        // (pipe2 is not visible from Swift; nothing else starts processes now).
         guard pipe(&output) == 0, pipe(&error) == 0,
               (output + error).allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
             StandardError.write("sesame: cannot make a pipe: \(String(cString: strerror(errno)))\n")
@@ -53,55 +57,76 @@ enum MaskedCommand {
         signal(SIGQUIT, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
 
-        guard let child = spawn(command, output: output[1], error: error[1]) else { return Status(code: CommandExec.cannotExecute) }
-        if child < 0 { return Status(code: -child) }
-        close(output[1])
-        close(error[1])
-        forwardedChild = child
-        for forwarded in [SIGTERM, SIGHUP] {
-            signal(forwarded) { number in if forwardedChild > 0 { kill(forwardedChild, number) } }
-        }
-
         let exited = ExitFlag()
-        let copies = [(output[0], Int32(1)), (error[0], Int32(2))].map { source, destination in
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                copy(from: source, to: destination, masker: OutputMasker(secrets: secrets), exited: exited)
-                done.signal()
-            }.start()
-            return done
-        }
-        var raw: Int32 = 0
-        while waitpid(child, &raw, 0) < 0, errno == EINTR {}
+        let (outputRead, outputWrite, errorRead, errorWrite) = (output[0], output[1], error[0], error[1])
+        async let copiedOutput: Void = copying(from: outputRead, to: 1, masker: OutputMasker(secrets: secrets), exited: exited)
+        async let copiedError: Void = copying(from: errorRead, to: 2, masker: OutputMasker(secrets: secrets), exited: exited)
+        let status = await start(command, output: outputWrite, error: errorWrite)
+        forwardedChild = 0
         exited.set()
-        for done in copies { done.wait() }
-        // WIFSIGNALED / WEXITSTATUS, which Swift does not import.
-        let termination = raw & 0x7F
-        return termination == 0 ? Status(code: (raw >> 8) & 0xFF) : Status(signal: termination)
+        _ = await (copiedOutput, copiedError)
+        return status
     }
 
-    /// The command's pid, or `nil` with a message; a negative value is the
-    /// exit code to report (127: not found).
-    private static func spawn(_ command: [String], output: Int32, error: Int32) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, error, 2)
-
-        var arguments = command.map { strdup($0) }
-        arguments.append(nil)
-        defer { for argument in arguments { free(argument) } }
-        var child: pid_t = 0
-        let result = SpawnAttributes.withShellDefaults { attributes in
-            posix_spawnp(&child, command[0], &actions, &attributes, arguments, environ)
-        }
-        guard result == 0 else {
-            let reason = result == ENOENT ? "command not found" : String(cString: strerror(result))
+    /// Runs the command to its end, passing SIGTERM and SIGHUP on to it;
+    /// its status, or 127 (not found) or 126 (cannot be run) with a message.
+    private static func start(_ command: [String], output: Int32, error: Int32) async -> Status {
+        var environment = InheritedEnvironment.entries()
+        defer { for index in environment.indices { wipe(&environment[index]) } }
+        do {
+            let result = try await Subprocess.run(
+                // As posix_spawnp: a name is looked up in PATH, a path is used as it is.
+                command[0].contains("/") ? .path(FilePath(command[0])) : .name(command[0]),
+                // argv[0] as given, not the path it was found at.
+                arguments: Arguments(executablePathOverride: command[0], remainingValues: Array(command.dropFirst())),
+                environment: .custom(environment),
+                input: .currentStandardInput,
+                // Closed here once the command has them, so the copies see
+                // the end of the stream when the command closes its ends.
+                output: .fileDescriptor(FileDescriptor(rawValue: output), closeAfterSpawningProcess: true),
+                error: .fileDescriptor(FileDescriptor(rawValue: error), closeAfterSpawningProcess: true)
+            ) { execution in
+                forwardedChild = execution.processIdentifier.value
+                for forwarded in [SIGTERM, SIGHUP] {
+                    signal(forwarded) { number in if forwardedChild > 0 { kill(forwardedChild, number) } }
+                }
+            }
+            return switch result.terminationStatus {
+            case .exited(let code): Status(code: code)
+            case .signaled(let signal): Status(signal: signal)
+            }
+        } catch let failure as SubprocessError where failure.code == .executableNotFound {
+            return notRunnable(command[0])
+        } catch {
+            let reason = (error as? SubprocessError)?.underlyingError.map { String(cString: strerror($0.rawValue)) } ?? "\(error)"
             StandardError.write("sesame: \(command[0]): \(reason)\n")
-            return result == ENOENT ? -pid_t(CommandExec.notFound) : nil
+            return Status(code: CommandExec.cannotExecute)
         }
-        return child
+    }
+
+    /// What a shell says when `name` cannot be run: swift-subprocess reports
+    /// every candidate's ENOENT, EACCES and ENOTDIR as "not found", but a
+    /// file that is there and cannot be executed is 126 (like execvp's EACCES),
+    /// nothing there 127.
+    private static func notRunnable(_ name: String) -> Status {
+        let candidates = name.contains("/")
+            ? [name]
+            : (getenv("PATH").map { String(cString: $0) } ?? "/bin:/usr/bin")
+                .split(separator: ":", omittingEmptySubsequences: false).map { ($0.isEmpty ? "." : $0) + "/" + name }
+        let there = candidates.contains { access($0, F_OK) == 0 }
+        StandardError.write("sesame: \(name): \(there ? String(cString: strerror(EACCES)) : "command not found")\n")
+        return Status(code: there ? CommandExec.cannotExecute : CommandExec.notFound)
+    }
+
+    /// Copies on a thread of its own: reading and writing block, and must
+    /// not hold a thread of the concurrency pool.
+    private static func copying(from source: Int32, to destination: Int32, masker: OutputMasker, exited: ExitFlag) async {
+        await withCheckedContinuation { continuation in
+            Thread {
+                copy(from: source, to: destination, masker: masker, exited: exited)
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// Copies until the end of the stream, or until the command has exited
@@ -139,8 +164,8 @@ enum MaskedCommand {
     }
 }
 
-/// The pid SIGTERM and SIGHUP are passed on to; a signal handler cannot
-/// capture, so it reads this.
+/// The pid SIGTERM and SIGHUP are passed on to while the command runs; a
+/// signal handler cannot capture, so it reads this.
 nonisolated(unsafe) private var forwardedChild: pid_t = 0
 
 /// Set once the command has exited, read by the copying threads.

@@ -38,6 +38,7 @@ extension CommandFailure {
         switch error {
         case let failure as CommandFailure: self = failure
         case let vault as VaultError: self.init(vault)
+        case let file as PrivateFile.OutputFailure: self.init(file)
         case let authentication as AuthenticationError: self.init(authentication)
         case let validation as ValidationError: self.init(status: .usage, message: validation.message)
         default: self.init(status: .failure, message: "\(error)")

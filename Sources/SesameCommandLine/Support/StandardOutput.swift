@@ -28,7 +28,8 @@ enum StandardOutput {
         try secret.withUnsafeBytes { try write($0) }
     }
 
-    /// Writes bytes that are not secret (a signature, a ciphertext).
+    /// Writes bytes held in an array, in place: a caller whose bytes are
+    /// secret (a rendered template) wipes the array afterwards.
     static func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }

@@ -49,7 +49,7 @@ struct ExportCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             let destination = file == "-" ? nil : PrivateFile.absolute(file)
             if let destination {
-                try PrivateFile.requireWritable(destination, force: force)
+                try PrivateFile.requireWritable(destination, replacing: force)
             } else if SecretReader.isTerminal(1) {
                 throw CommandFailure(status: .usage, message: "the export is binary; redirect standard output to a file, or give FILE")
             }
@@ -65,9 +65,9 @@ struct ExportCommand: AsyncParsableCommand {
             let cost = scryptLog2N.flatMap { ScryptCost(log2N: $0) } ?? .standard
             let report = try await vault.export(passphrase: secret, cost: cost, operationPrompt: reason ?? "Export the vault", context: context)
             if let destination {
-                try PrivateFile.write(report.file, to: destination, force: force)
+                try PrivateFile.write(report.file, to: destination, replacing: force)
             } else {
-                try PrivateFile.writeStandardOutput(report.file)
+                try StandardOutput.write(report.file)
             }
             // Told apart by the item's own class, not by the reason's wording.
             let local = Set(try await vault.list().filter(\.accessibility.isThisDeviceOnly).map { ItemKey(service: $0.service, account: $0.account) })

@@ -1,3 +1,4 @@
+#if canImport(Subprocess)
 import Foundation
 
 extension FprintdHarness {
@@ -155,3 +156,4 @@ extension FprintdHarness {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Subprocess)
 extension FprintdHarness {
     /// Which parts of the environment to start, so tests can take one away.
     public struct Options: Sendable, Hashable {
@@ -23,3 +24,4 @@ extension FprintdHarness {
         }
     }
 }
+#endif

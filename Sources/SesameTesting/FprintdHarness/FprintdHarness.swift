@@ -1,3 +1,6 @@
+// swift-subprocess starts the harness's daemons; it builds for Linux and
+// macOS, not iOS, and neither does the harness.
+#if canImport(Subprocess)
 import Foundation
 import Sesame
 
@@ -114,7 +117,7 @@ public final class FprintdHarness: Sendable {
         let socket = "\(directory)/system_bus_socket"
         try HarnessPaths.busConfig(socket: socket).write(toFile: config, atomically: true, encoding: .utf8)
         let out = "\(directory)/dbus.log"
-        let bus = try ChildProcess.launch(
+        let bus = try await ChildProcess.launch(
             HarnessPaths.dbusDaemon,
             ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
             environment: ProcessInfo.processInfo.environment,
@@ -131,7 +134,7 @@ public final class FprintdHarness: Sendable {
     }
 
     private func startPolkit() async throws {
-        let polkit = try ChildProcess.launch(
+        let polkit = try await ChildProcess.launch(
             HarnessPaths.python,
             ["-m", "dbusmock", "--system", "--template", "polkitd"],
             environment: environment,
@@ -162,7 +165,7 @@ public final class FprintdHarness: Sendable {
             environment["FP_VIRTUAL_DEVICE"] = nil
         }
         // -t: no idle exit; the harness decides when fprintd ends.
-        let fprintd = try ChildProcess.launch(HarnessPaths.fprintd, ["-t"], environment: environment,
+        let fprintd = try await ChildProcess.launch(HarnessPaths.fprintd, ["-t"], environment: environment,
                                               log: "\(directory)/fprintd.log")
         children.withLock { $0.fprintd = fprintd }
         do {
@@ -231,3 +234,4 @@ public final class FprintdHarness: Sendable {
         }
     }
 }
+#endif

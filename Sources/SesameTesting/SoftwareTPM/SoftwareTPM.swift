@@ -65,7 +65,7 @@ public final class SoftwareTPM: Sendable {
             let log = directory + "/swtpm-\(attempt).log"
             do {
                 port = try LoopbackPorts.freePair()
-                child = try ChildProcess.launch(
+                child = try await ChildProcess.launch(
                     swtpm,
                     ["socket", "--tpm2", "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
                      "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1", "--tpmstate", "dir=\(directory)",

@@ -64,6 +64,51 @@ struct MaskingTests {
         #expect(missingCommand.status == 127)
     }
 
+    @Test("Masked or not, a command is looked up in PATH and reads sesame's standard input; not found exits 127, found but not executable 126",
+          arguments: [[], ["--no-masking"]])
+    func asFromAShell(masking: [String]) async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        let environment = home.environment.merging(["PATH": home.home + ":/usr/bin:/bin"]) { $1 }
+        func run(_ command: [String], stdin: Data? = nil) async throws -> SesameBinary.Result {
+            try await SesameBinary.run(["run", "--no-interaction", "--env", "TOKEN=api-token"] + masking + ["--"] + command,
+                                       environment: environment, stdin: stdin)
+        }
+        let found = try await run(["sh", "-c", #"read line; echo "$line $TOKEN""#], stdin: Data("typed\n".utf8))
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout == "typed " + (masking.isEmpty ? Self.mask : "tok-1234567") + "\n")
+        let missing = try await run(["no-such-command-\(UUID().uuidString)"])
+        #expect(missing.status == 127 && missing.stderr.contains("command not found"), "\(missing.stderr)")
+        // In PATH but not executable, as bash reports it: 126, not "not found".
+        #expect(FileManager.default.createFile(atPath: home.file("tool"), contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o600]))
+        for command in ["tool", home.file("tool")] {
+            let denied = try await run([command])
+            #expect(denied.status == 126 && denied.stderr.contains("Permission denied"), "\(command): \(denied.stderr)")
+        }
+    }
+
+    @Test("SIGTERM and SIGHUP sent to sesame reach the command, which ends as it chooses",
+          arguments: ["TERM", "HUP"])
+    func forwardsSignals(name: String) async throws {
+        let home = try await prepared()
+        defer { home.remove() }
+        // The command says when it is ready; then sesame (not the command) is signalled.
+        let script = #"""
+            sesame "$@" > "$OUT" & pid=$!
+            i=0; while [ ! -s "$OUT" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+            kill -"$SIGNAL" $pid; wait $pid; echo "status $?"
+            """#
+        let command = #"trap 'echo "got $1 $TOKEN"; exit 3' "$1"; echo ready; while :; do sleep 0.1; done"#
+        let environment = home.environment.merging(["OUT": home.file("out"), "SIGNAL": name,
+                                                    "PATH": SesameBinary.url.deletingLastPathComponent().path + ":/usr/bin:/bin"]) { $1 }
+        let result = try await SesameBinary.run(
+            ["-c", script, "sh", "run", "--no-interaction", "--env", "TOKEN=api-token", "--", "/bin/sh", "-c", command, "sh", name],
+            environment: environment, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(result.stdout == "status 3\n", "\(result.stderr)")
+        #expect(String(decoding: FileManager.default.contents(atPath: home.file("out")) ?? Data(), as: UTF8.self)
+                == "ready\ngot \(name) \(Self.mask)\n")
+    }
+
     @Test("--no-masking hands the output over untouched (the command runs in sesame's place)")
     func noMasking() async throws {
         let home = try await prepared()

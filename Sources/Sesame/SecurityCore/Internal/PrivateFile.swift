@@ -195,17 +195,23 @@ package struct PrivateFile: Sendable {
 
     /// Writes every byte and fsyncs; the errno of the first failure, or nil.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+        if let failure = writeAll(bytes, to: descriptor, flushing: true) { return failure.errno }
+        return nil
+    }
+
+    /// Writes every byte, then fsyncs when `flushing`: which of the two
+    /// failed and its errno, or nil.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, flushing: Bool) -> (flushing: Bool, errno: Int32)? {
         bytes.withUnsafeBytes { raw in
             var written = 0
             while written < raw.count {
                 let count = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return (false, errno) }
                 written += count
             }
-            return fsync(descriptor) == 0 ? nil : errno
+            guard flushing, fsync(descriptor) != 0 else { return nil }
+            return (true, errno)
         }
     }
 

@@ -1,65 +1,96 @@
+#if canImport(Subprocess)
 import Foundation
 import Sesame
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
-/// A child the harness started, stopped and reaped by PID.
+/// A child the harness started, stopped by PID.
 ///
-/// Spawned with posix_spawn rather than Foundation's `Process`: children of
-/// `Process` here inherit a signal mask that blocks SIGTERM, so they could
-/// only be SIGKILLed. posix_spawn lets the harness reset the mask, and put
-/// each child in a process group of its own.
+/// Started through swift-subprocess, which resets the signal mask and
+/// dispositions (children of Foundation's `Process` here inherit a mask that
+/// blocks SIGTERM, so they could only be SIGKILLed), closes every descriptor
+/// but 0, 1 and 2 (a pipe another test has open at this moment, to read a
+/// `sesame` run's output to its end, must not stay open in a long-lived
+/// fprintd or bus, or that test waits for the harness), and puts each child
+/// in a process group of its own. It also waits for the child and reaps it.
 final class ChildProcess: Sendable {
     let pid: pid_t
     let path: String
-    private let status = Locked<Int32?>(nil)
+    /// Set once the child has ended, before swift-subprocess may reap it:
+    /// while it is false under the lock, `pid` is still this child's.
+    private let ended: Locked<Bool>
+    /// Its exit status (128 + signal when killed), once reaped; -1 when it
+    /// could not be watched.
+    private let status: Task<Int32, Never>
 
-    private init(pid: pid_t, path: String) {
+    private init(pid: pid_t, path: String, ended: Locked<Bool>, status: Task<Int32, Never>) {
         self.pid = pid
         self.path = path
+        self.ended = ended
+        self.status = status
     }
 
     /// Starts `path`, its stdout and stderr going to `log`.
-    static func launch(_ path: String, _ arguments: [String], environment: [String: String], log: String) throws -> ChildProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // Nothing else: a pipe another test has open at this moment (to read
-        // a `sesame` run's output to its end) must not stay open in a
-        // long-lived fprintd or bus, or that test waits for the harness.
-        // (closefrom_np is not visible to Swift; glibc ignores closing a
-        // descriptor that is not open, and the margin covers pipes opened
-        // by other threads meanwhile.)
-        for descriptor in 3..<(highestOpenDescriptor() + 64) {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
+    static func launch(_ path: String, _ arguments: [String], environment: [String: String], log: String) async throws -> ChildProcess {
+        let descriptor = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw FprintdHarnessError("cannot open \(log): \(String(cString: strerror(errno)))")
         }
+        var options = PlatformOptions()
+        options.processGroupID = 0
+        let configuration = Configuration(
+            executable: .path(FilePath(path)), arguments: Arguments(arguments),
+            environment: .custom(environment.map { Array("\($0.key)=\($0.value)\0".utf8) }), platformOptions: options)
+        let ended = Locked(false)
+        let (started, starting) = AsyncStream.makeStream(of: Result<pid_t, any Error>.self)
+        let status = Task {
+            do {
+                let result = try await Subprocess.run(
+                    configuration, input: .none,
+                    output: .fileDescriptor(FileDescriptor(rawValue: descriptor), closeAfterSpawningProcess: true),
+                    error: .combinedWithOutput
+                ) { execution in
+                    let pid = execution.processIdentifier.value
+                    starting.yield(.success(pid))
+                    await waitUntilEnded(pid, ended: ended)
+                }
+                return switch result.terminationStatus {
+                case .exited(let code): code
+                case .signaled(let signal): 128 + signal
+                }
+            } catch {
+                starting.yield(.failure(error))
+                ended.withLock { $0 = true }
+                return -1
+            }
+        }
+        // The first result is the start's: the pid, or why there is none.
+        var results = started.makeAsyncIterator()
+        switch await results.next() {
+        case .success(let pid):
+            return ChildProcess(pid: pid, path: path, ended: ended, status: status)
+        case .failure(let error):
+            throw FprintdHarnessError("cannot start \(path): \(error)")
+        case nil:
+            throw FprintdHarnessError("cannot start \(path)")
+        }
+    }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+    /// Returns once `pid` has ended, having marked it so, and leaves it to
+    /// be reaped: waitid(WNOWAIT) on a thread of its own, since it blocks.
+    private static func waitUntilEnded(_ pid: pid_t, ended: Locked<Bool>) async {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+                ended.withLock { $0 = true }
+                continuation.resume()
+            }.start()
         }
-        var pid = pid_t()
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw FprintdHarnessError("cannot start \(path): \(String(cString: strerror(result)))")
-        }
-        return ChildProcess(pid: pid, path: path)
     }
 
     /// Runs a program to its end, running `whileRunning` meanwhile; kills it
@@ -74,7 +105,7 @@ final class ChildProcess: Sendable {
         timeout: Duration = .seconds(30),
         whileRunning: ((ChildProcess) async throws -> Void)? = nil
     ) async throws -> (status: Int32, output: String) {
-        let child = try launch(path, arguments, environment: environment, log: outputFile)
+        let child = try await launch(path, arguments, environment: environment, log: outputFile)
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         do {
@@ -92,45 +123,39 @@ final class ChildProcess: Sendable {
         }
         let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(atPath: outputFile)
-        return (child.exitStatus ?? -1, output)
+        return (await child.status.value, output)
     }
 
-    private static func highestOpenDescriptor() -> Int32 {
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return open.compactMap { Int32($0) }.max() ?? 1_024
-    }
+    var isRunning: Bool { !ended.withLock { $0 } }
 
-    /// The exit status once the child has ended (and been reaped), else `nil`.
+    /// The exit status (128 + signal for a signal) once the child has
+    /// ended, else `nil`; never waits for a running child.
     var exitStatus: Int32? {
-        status.withLock { status in
-            if status == nil {
-                var raw: Int32 = 0
-                let reaped = waitpid(pid, &raw, WNOHANG)
-                if reaped == pid {
-                    // WIFEXITED / WEXITSTATUS, spelt out: the macros do not import.
-                    status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                } else if reaped < 0 {
-                    status = -1
-                }
-            }
-            return status
+        get async { isRunning ? nil : await status.value }
+    }
+
+    /// Sends `signal` unless the child has ended; whether it was sent.
+    private func send(_ signal: Int32) -> Bool {
+        // Under the lock: the child cannot be reaped, and its pid reused,
+        // between the check and the kill.
+        ended.withLock { ended in
+            if !ended { kill(pid, signal) }
+            return !ended
         }
     }
 
-    var isRunning: Bool { exitStatus == nil }
-
-    /// SIGTERM, then SIGKILL after 2.5 s; by PID, never by name. Reaps the child.
+    /// SIGTERM, then SIGKILL after 2.5 s; by PID, never by name. Returns
+    /// once the child has ended (swift-subprocess reaps it).
     func terminate() {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
+        guard send(SIGTERM) else { return }
         for _ in 0..<1250 where isRunning {
             usleep(2_000)
         }
-        if isRunning {
-            kill(pid, SIGKILL)
+        if send(SIGKILL) {
             for _ in 0..<1000 where isRunning {
                 usleep(2_000)
             }
         }
     }
 }
+#endif

@@ -26,7 +26,7 @@ enum SwtpmReadiness {
         let deadline = clock.now + bound
         var last = "nothing was probed"
         while clock.now < deadline {
-            if let status = child.exitStatus {
+            if let status = await child.exitStatus {
                 return .failed("swtpm exited with status \(status) (last probe: \(last))", portTaken: false)
             }
             let ports = [port, port + 1]

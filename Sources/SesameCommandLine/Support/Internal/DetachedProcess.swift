@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+// Thread (FoundationEssentials has none) and /proc/self/fd.
+import Foundation
+import Sesame
+
+/// The one child `sesame` still starts by hand with posix_spawn: the
+/// clipboard's clearing helper, which must outlive `sesame`. swift-subprocess
+/// runs a child inside a `run` call that returns only once the child has
+/// ended, and tears it down when the calling task is cancelled, so it cannot
+/// leave one behind. (The other hand-written start, an `exec` in place, is
+/// `CommandExec`.)
+///
+/// The rules every other child gets from swift-subprocess are spelt out
+/// here: the secret reaches it through a pipe on its standard input, never
+/// argv or the environment; it gets no other descriptor of ours (a caller
+/// reading our output to its end must not wait for it); and its signals are
+/// as from a shell, not as `sesame` set them.
+enum DetachedProcess {
+    /// Starts `path` in a session of its own (setsid: it outlives us, and no
+    /// terminal signal reaches it), with `input` on its standard input and
+    /// its output discarded, and does not wait for it.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute path to the program.
+    ///   - arguments: Its arguments; never a secret.
+    ///   - input: Written to its standard input, which is then closed.
+    /// - Throws: ``CommandFailure``: exit 1 without a pipe, 7 when it cannot start.
+    static func start(_ path: String, _ arguments: [String], input: SecretBytes) async throws(CommandFailure) {
+        // Writing blocks until the child reads: on a thread of its own,
+        // never on the concurrency pool.
+        let result = await withCheckedContinuation { continuation in
+            Thread {
+                continuation.resume(returning: Result { () throws(CommandFailure) in try spawn(path, arguments, input: input) })
+            }.start()
+        }
+        try result.get()
+    }
+
+    private static func spawn(_ path: String, _ arguments: [String], input: SecretBytes) throws(CommandFailure) {
+        var inputPipe: [Int32] = [-1, -1]
+        guard pipe(&inputPipe) == 0 else {
+            throw CommandFailure(status: .failure, message: "cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // closefrom_np does not import into Swift; closing a descriptor that
+        // is not open is ignored, and the margin covers ones opened meanwhile.
+        for descriptor in 3..<(highestOpenDescriptor() + 64) {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let result = withShellSignals { attributes in
+            posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        }
+        close(inputPipe[0])
+        guard result == 0 else {
+            close(inputPipe[1])
+            throw CommandFailure(status: .notAvailable, message: "cannot start \(path): \(String(cString: strerror(result)))")
+        }
+        // A child that exits without reading must not kill us with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        input.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(inputPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+        }
+        close(inputPipe[1])
+    }
+
+    /// Runs `body` with attributes that start the child in a session of its
+    /// own, with SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP and SIGCHLD at
+    /// their defaults and nothing blocked: `sesame` ignores or handles some
+    /// (Ctrl-C around prompts, SIGPIPE around pipes) and may block others on
+    /// the spawning thread, and the child would inherit both.
+    private static func withShellSignals<Result>(_ body: (inout posix_spawnattr_t) -> Result) -> Result {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t(), none = sigset_t()
+        sigemptyset(&defaults)
+        sigemptyset(&none)
+        for number in [SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | setSessionFlag))
+        return body(&attributes)
+    }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26 and later), hidden from Swift behind
+    /// `_GNU_SOURCE`: the child calls setsid() before exec.
+    private static let setSessionFlag: Int32 = 0x80
+
+    private static func highestOpenDescriptor() -> Int32 {
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return open.compactMap { Int32($0) }.max() ?? 1_024
+    }
+}
