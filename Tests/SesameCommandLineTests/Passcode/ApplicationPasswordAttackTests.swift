@@ -96,10 +96,18 @@ struct ApplicationPasswordAttackTests: VaultHomeSuite {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var counted = false
-        for _ in 0..<1000 where process.isRunning {
-            if (try? itemRecord().inFlight) == 1 { counted = true; break }
-            try await Task.sleep(for: .milliseconds(5))
+        // Polled on a thread of its own: under a full run's load the
+        // cooperative pool can stall for longer than the check lasts, and a
+        // poll that wakes too late sees the check already settled.
+        let record = itemRecord
+        let counted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread {
+                for _ in 0..<10_000 where process.isRunning {
+                    if (try? record().inFlight) == 1 { return continuation.resume(returning: true) }
+                    usleep(1_000)
+                }
+                continuation.resume(returning: false)
+            }.start()
         }
         #expect(counted, "the attempt is stored before the check")
         #expect(process.isRunning, "the check (scrypt at the standard cost) was still running when the count was visible")

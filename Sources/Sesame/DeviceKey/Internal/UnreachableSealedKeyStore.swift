@@ -7,7 +7,7 @@ struct UnreachableSealedKeyStore: DeviceKeyStore {
         let path: String
         var description: String {
             "the device key \(path) is sealed to hardware (a TPM) that this process was not given; "
-                + "set Authenticators.deviceKeySealer (SesameLinux's LinuxMachine does), or unlock the vault with its passcode or recovery key"
+                + "set Authenticators.deviceKeySealer (on Linux, LinuxMachine does), or unlock the vault with its passcode or recovery key"
         }
         var vaultError: VaultError { VaultError(.locked, description) }
     }
