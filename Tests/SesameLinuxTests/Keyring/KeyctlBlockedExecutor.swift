@@ -89,28 +89,7 @@ final class KeyctlBlockedExecutor: TaskExecutor, @unchecked Sendable {
         let (architecture, addKey, requestKey, keyctl): (UInt32, UInt32, UInt32, UInt32) = (0xC000_00B7, 217, 218, 219)
         #else
         return .failure(SetupError(description: "no keyctl system call numbers for this architecture"))
-        
-/// A keyring reuse window as a process where keyctl is blocked has it: each
-/// call of the real store runs on the blocked thread. (An evaluation runs in
-/// a task of its own, which no executor preference reaches, so the store's
-/// calls are what must be moved: they are its only keyring system calls.)
-struct KeyctlBlockedReuseWindow: ReuseWindowStore {
-    let cache: KeyringReuseCache
-    let thread: KeyctlBlockedExecutor
-
-    func recordSuccess(domainState: DomainState?) async throws {
-        try await thread.run { try await cache.recordSuccess(domainState: domainState) }
-    }
-
-    func lastSuccess() async throws -> ReuseWindowEntry? {
-        try await thread.run { try await cache.lastSuccess() }
-    }
-
-    func clear() async throws {
-        try await thread.run { try await cache.clear() }
-    }
-}
-#endif
+        #endif
         let load: UInt16 = 0x20, jumpIfEqual: UInt16 = 0x15, ret: UInt16 = 0x06
         let allow: UInt32 = 0x7FFF_0000, failWithEPERM: UInt32 = 0x0005_0000 | UInt32(EPERM)
         // struct sock_filter { u16 code; u8 jt; u8 jf; u32 k; }, packed by hand:
@@ -131,28 +110,7 @@ struct KeyctlBlockedReuseWindow: ReuseWindowStore {
         ]
         #if !_endian(little)
         return .failure(SetupError(description: "the filter is packed for a little-endian machine"))
-        
-/// A keyring reuse window as a process where keyctl is blocked has it: each
-/// call of the real store runs on the blocked thread. (An evaluation runs in
-/// a task of its own, which no executor preference reaches, so the store's
-/// calls are what must be moved: they are its only keyring system calls.)
-struct KeyctlBlockedReuseWindow: ReuseWindowStore {
-    let cache: KeyringReuseCache
-    let thread: KeyctlBlockedExecutor
-
-    func recordSuccess(domainState: DomainState?) async throws {
-        try await thread.run { try await cache.recordSuccess(domainState: domainState) }
-    }
-
-    func lastSuccess() async throws -> ReuseWindowEntry? {
-        try await thread.run { try await cache.lastSuccess() }
-    }
-
-    func clear() async throws {
-        try await thread.run { try await cache.clear() }
-    }
-}
-#endif
+        #endif
         // Swift does not import variadic C functions; prctl reads its
         // integer arguments from the same registers as a fixed-arity call.
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
