@@ -79,11 +79,10 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The DER SubjectPublicKeyInfo (RFC 5280; RFC 8410 for the 25519 keys).
     public var derRepresentation: [UInt8] {
-        // try!: rawRepresentation was validated for its algorithm when this PublicKey was made.
         switch algorithm {
-        case .ed25519: Array((try! Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)
-        case .x25519: Array((try! Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)
-        case .p256, .p256Agreement: Array((try! P256.Signing.PublicKey(x963Representation: rawRepresentation)).derRepresentation)
+        case .ed25519: Array((try! Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
+        case .x25519: Array((try! Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
+        case .p256, .p256Agreement: Array((try! P256.Signing.PublicKey(x963Representation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
         }
     }
 

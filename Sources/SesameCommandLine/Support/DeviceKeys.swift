@@ -37,8 +37,8 @@ enum DeviceKeys {
         #if os(Linux)
         machine.linux.deviceKeyStore(DeviceKeyKind(kind), forVaultAt: vault)
         #else
-        // Not Linux (the CLI only has to build there): the core's key file is the only kind.
-        FileDeviceKeyStore(path: Vault.defaultDeviceKeyPath(forVaultAt: vault))
+        // Not Linux (the CLI only has to build there): the core's own choice, the key file.
+        Vault.defaultDeviceKeyStore(forVaultAt: vault)
         #endif
     }
 
