@@ -8,6 +8,8 @@
 # Usage: Benchmarks/scripts/process-start.sh SESAME [SESAME ...]
 #   RUNS=200 (default)  ITEMS=1 (default; items in each store, all but one
 #   named filler-N)  HYPERFINE_ARGS="--export-markdown out.md"
+#   EXTRA_COMMANDS (one command per line, timed in the same run; e.g. the
+#   floor programs of Benchmarks/StartFloor/run.sh)
 # Prints each command's median and minimum, and its ratio to the lookup.
 # Needs hyperfine, secret-tool (libsecret-tools), gnome-keyring, dbus-daemon.
 set -eu
@@ -72,6 +74,9 @@ echo "process-start.sh: $(uptime)" >&2
 commands=("secret-tool lookup service bench name item")
 for sesame in "$@"; do commands+=("$sesame get item --service bench --no-interaction"); done
 for sesame in "$@"; do commands+=("$sesame --version"); done
+while IFS= read -r extra; do
+    [ -z "$extra" ] || commands+=("$extra")
+done <<< "${EXTRA_COMMANDS:-}"
 # shellcheck disable=SC2086 # HYPERFINE_ARGS is a list of arguments
 hyperfine -N --warmup 10 -r "${RUNS:-200}" --export-json "$root/runs.json" ${HYPERFINE_ARGS:-} "${commands[@]}"
 # hyperfine's summary is of means; the comparison is of medians.
