@@ -1,7 +1,9 @@
 /// What a row of format 6 keeps sealed in its `attributes` column (SPEC D9):
 /// service, account, label, accessibility, access control, dates and, for
-/// a key, its algorithm and public key. A copied file shows none of them,
-/// as the keychain seals its attributes.
+/// a key, its algorithm and public key; from format 7, for a Secret
+/// Service item (SPEC D10), its content type and attributes too (encoding
+/// version 2; every other row keeps version 1, byte for byte). A copied file
+/// shows none of them, as the keychain seals its attributes.
 ///
 /// Sealed through the one ``Envelope`` under the master key's attributes
 /// key, bound to the row's table and id (a sealed block moved to another
