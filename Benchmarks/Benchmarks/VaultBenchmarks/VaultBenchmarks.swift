@@ -177,6 +177,7 @@ final class RawTables: @unchecked Sendable {
 @Sendable func removeStores() async throws {
     Vaults.shared.removeAll()
     RawTables.shared.removeAll()
+    SecretServiceVaults.shared.removeAll()
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -251,6 +252,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.measurement(.custom("bytes per item"), Vaults.bytesOnDisk(vault.path) / max(count, 1))
         }
     }
+    secretServiceBenchmarks(configuration: configuration)
     Benchmark(
         "Vault.open, passcode slot at scrypt(N=2^17, r=8, p=1)",
         configuration: .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident], timeUnits: .milliseconds,

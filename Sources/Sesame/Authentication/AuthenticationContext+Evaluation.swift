@@ -54,6 +54,24 @@ extension AuthenticationContext {
         }
     }
 
+    /// Whether a store operation for `accessControl` would prompt on this
+    /// context now: no authorisation ahead of time (SPEC A12) covers it,
+    /// and neither the reuse window (SPEC A6) nor an application password
+    /// set on the context satisfies it. Never prompts, never counts an
+    /// attempt: only the sensor's state and the attempt record are read.
+    /// An invalidated context always would (it can no longer authenticate).
+    ///
+    /// - Parameters:
+    ///   - accessControl: The item's access control.
+    ///   - operation: The operation about to run.
+    /// - Returns: `true` when the operation would need the owner.
+    package func needsPrompt(for accessControl: AccessControl, operation: AccessControlOperation) async -> Bool {
+        if accessControl.userFactors.isEmpty { return false }
+        if authorization(for: accessControl, operation: operation) != nil { return false }
+        guard let evaluation = try? makeEvaluation(reason: "") else { return true }
+        return await !evaluation.satisfiedWithoutPrompt(accessControl)
+    }
+
     private func makeEvaluation(reason: String) throws(AuthenticationError) -> Evaluation {
         let settings = try shared.withLock { state throws(AuthenticationError) in
             guard !state.isInvalidated else { throw AuthenticationError.invalidContext }

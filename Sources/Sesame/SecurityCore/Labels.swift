@@ -22,6 +22,9 @@ package enum Labels {
     static let lookupKey = "sesame.vault.v1.lookup"
     /// The key that MACs the file's format and applied migrations.
     static let formatKey = "sesame.vault.v1.format-mac"
+    /// The key of the keyed hashes that index Secret Service attributes,
+    /// collections and aliases (SPEC D9, D10).
+    static let attributeIndexKey = "sesame.vault.v1.attribute-index"
 
     // MARK: HKDF info, key-slot wrapping keys (salt: the vault identifier)
 
@@ -62,6 +65,12 @@ package enum Labels {
     static let lookup = "sesame.lookup"
     /// The MAC input of the file's format record: the format and the applied migrations.
     static let formatRecord = "sesame.format"
+    /// A keyed hash of the attribute index: a kind ("attribute", "collection", "item", "alias") and its fields follow (SPEC D10).
+    static let attributeIndex = "sesame.attribute-index"
+    /// A Secret Service collection's sealed label and dates; its identifier follows (SPEC D10).
+    static let collectionRecord = "sesame.collection"
+    /// A Secret Service alias's sealed name and collection; its lookup hash follows (SPEC D10).
+    static let aliasRecord = "sesame.collection-alias"
 
     // MARK: The feature-protection record (sealed under the device key)
 

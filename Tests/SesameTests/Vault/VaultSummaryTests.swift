@@ -9,7 +9,7 @@ struct VaultSummaryTests {
     @Test("The summary gives the slot kinds and the item count, and never needs a key")
     func summary() async throws {
         let fixture = try await TestVault(slots: [.device(), .passcode(SecretBytes(utf8: "1234"), cost: .testing), .recovery])
-        #expect(try await Vault.summary(at: fixture.path) == VaultSummary(format: 6, slots: ["device", "passcode", "recovery"], itemCount: 0))
+        #expect(try await Vault.summary(at: fixture.path) == VaultSummary(format: 7, slots: ["device", "passcode", "recovery"], itemCount: 0))
         try await fixture.add("a")
         try await fixture.add("b", service: "other")
         let summary = try await Vault.summary(at: fixture.path)

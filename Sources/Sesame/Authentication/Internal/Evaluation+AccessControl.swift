@@ -27,6 +27,38 @@ extension Evaluation {
         )
     }
 
+    /// Whether ``authorize(_:for:)`` would succeed now without showing
+    /// anything, by the same rules: a biometric factor through the reuse
+    /// window, an application password already on the context. The device
+    /// passcode always prompts. Reads the sensor's state and the attempt
+    /// record; counts nothing.
+    func satisfiedWithoutPrompt(_ accessControl: AccessControl) async -> Bool {
+        let factors = accessControl.userFactors
+        if factors.isEmpty { return true }
+        let password = factors.contains(.applicationPassword) && context.isCredentialSet(.applicationPassword)
+        var reused = false
+        if !factors.isDisjoint(with: Self.biometricFlags) { reused = await biometricReuseApplies() }
+        if factors.count <= 1 || accessControl.combination == .or {
+            return password || reused
+        }
+        for factor in factors {
+            switch factor {
+            case .biometryAny, .biometryCurrentSet, .userPresence: if !reused { return false }
+            case .applicationPassword: if !password { return false }
+            case .devicePasscode, .privateKeyUsage: return false
+            }
+        }
+        return true
+    }
+
+    /// Whether a biometric prompt would match at once from the reuse
+    /// window: biometrics usable and not locked out, and a success with this
+    /// enrolment within the window (SPEC A6).
+    private func biometricReuseApplies() async -> Bool {
+        guard let state = try? await checkBiometrics() else { return false }
+        return (try? await withinReuseWindow(state.domainState)) ?? false
+    }
+
     private struct Proof {
         var satisfied: Set<AccessControl.Flag> = []
         var domainState: DomainState?

@@ -213,7 +213,7 @@ struct Evaluation: Sendable {
         }
     }
 
-    private func withinReuseWindow(_ domainState: DomainState?) async throws(AuthenticationError) -> Bool {
+    func withinReuseWindow(_ domainState: DomainState?) async throws(AuthenticationError) -> Bool {
         guard settings.reuseDuration > 0 else { return false }
         let last: ReuseWindowEntry
         if let store = authenticators.reuseWindow {

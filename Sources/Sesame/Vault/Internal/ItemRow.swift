@@ -51,6 +51,10 @@ struct ItemRow: Sendable {
     /// The keyed hash the row is found by; `nil` for a row read from a file
     /// from before format 6, set by ``sealValue`` before the row is MACed.
     var lookup: [UInt8]?
+    /// A Secret Service item's attributes and content type (format 7, SPEC
+    /// D10); `nil` for every other row. Indexed in `attribute_index`
+    /// whenever the row is inserted.
+    var secretService: SecretServiceFields?
 
     static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
     static let keyTableColumns = columns + ", algorithm, public_key"
@@ -108,6 +112,7 @@ struct ItemRow: Sendable {
             commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
             ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
             key: attributes.key)
+        secretService = attributes.secretService
         guard ConstantTime.equals(lookup, keyring.lookup(table: table, service: service, account: account)) else {
             throw VaultError(.tampered, "A \(table) row (id \(id)) is filed under another name's lookup: the file was edited")
         }
@@ -156,6 +161,8 @@ struct ItemRow: Sendable {
         }
         // A sealed row's MAC differs from the same row's in the clear.
         if let lookup { writer.field(lookup) }
+        // Only present for Secret Service items, so every other row keeps its MAC.
+        if let secretService { writer.u8(2); secretService.write(into: &writer) }
         }
     }
 
@@ -184,16 +191,19 @@ struct ItemRow: Sendable {
     /// The label of the associated data of this row's wrappings.
     var wrappingLabel: String { key == nil ? Labels.itemKey : Labels.privateKeyWrapping }
 
-    /// Inserts the row, sealed (format 6), into `table` (its own by default).
+    /// Inserts the row, sealed (format 6), into `table` (its own by default),
+    /// with its attribute index entries when it is a Secret Service item.
     func insert(_ db: Database, keyring: Keyring, into destination: String? = nil) throws {
         guard let lookup else { throw VaultError(.ioError, "\(name) has no lookup; it was not sealed") }
         let attributes = try SealedAttributes.seal(self, keyring: keyring)
         try db.execute(sql: "INSERT INTO \(destination ?? table) (\(Self.sealedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        arguments: [id, Data(lookup), Data(attributes), Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)])
+        try AttributeIndex.insert(self, db, keyring: keyring)
     }
 
     func replace(_ db: Database, keyring: Keyring) throws {
         try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
+        try AttributeIndex.remove(table: table, id: id, db)
         try insert(db, keyring: keyring)
     }
 
@@ -226,7 +236,11 @@ struct ItemRow: Sendable {
     static func delete(_ db: Database, table: String = "item", service: String, account: String, keyring: Keyring) throws -> Bool {
         if table == "key", try !db.tableExists("key") { return false }
         if try isSealed(db, table: table) {
-            try db.execute(sql: "DELETE FROM \(table) WHERE lookup = ?", arguments: [Data(keyring.lookup(table: table, service: service, account: account))])
+            let lookup = Data(keyring.lookup(table: table, service: service, account: account))
+            if let id = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE lookup = ?", arguments: [lookup]) {
+                try AttributeIndex.remove(table: table, id: id, db)
+            }
+            try db.execute(sql: "DELETE FROM \(table) WHERE lookup = ?", arguments: [lookup])
         } else {
             try db.execute(sql: "DELETE FROM \(table) WHERE service = ? AND account = ?", arguments: [service, account])
         }

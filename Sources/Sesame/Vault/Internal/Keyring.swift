@@ -21,6 +21,9 @@ struct Keyring: Sendable {
     let lookupKey: SymmetricKey
     /// Authenticates the file's format and applied migrations.
     let formatKey: SymmetricKey
+    /// Keys the hashes of the Secret Service attribute index (SPEC D10): a
+    /// copied file shows which rows share an attribute, never its name or value.
+    let indexKey: SymmetricKey
 
     init(masterKey: SymmetricKey, vaultID: [UInt8]) {
         self.masterKey = masterKey
@@ -32,6 +35,7 @@ struct Keyring: Sendable {
         attributesKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.attributesKey)
         lookupKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.lookupKey)
         formatKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.formatKey)
+        indexKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.attributeIndexKey)
     }
 
     /// The keyed hash stored instead of `service`/`account` in `table`
@@ -44,6 +48,16 @@ struct Keyring: Sendable {
             writer.field(account)
         }
         return Array(HMAC<SHA256>.authenticationCode(for: input, using: lookupKey))
+    }
+
+    /// A hash of the attribute index: `kind` and `fields`, each
+    /// length-prefixed, so ("a", "bc") and ("ab", "c") never collide.
+    func indexHash(_ kind: String, _ fields: String...) -> [UInt8] {
+        let input = Envelope.associatedData(Labels.attributeIndex) { writer in
+            writer.field(kind)
+            for field in fields { writer.field(field) }
+        }
+        return Array(HMAC<SHA256>.authenticationCode(for: input, using: indexKey))
     }
 
     /// The MAC of the file's format record.

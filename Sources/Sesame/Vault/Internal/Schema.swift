@@ -20,7 +20,7 @@ import GRDB
 /// read: reads never write) and renew the format MAC, which is checked after
 /// every unlock (``verifyFormat(_:keyring:path:)``).
 enum Schema {
-    static let format = 6
+    static let format = 7
     /// The first format whose rows are sealed (SPEC D9) and whose format record is MACed.
     static let sealedFormat = 6
 
@@ -142,10 +142,37 @@ enum Schema {
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("6".utf8)])
             try sealFormat(db, format: 6, keyring: keyring, adding: sealedAttributesMigration)
         }
+        // Format 7: the Secret Service view (SPEC D10). Collections and
+        // aliases are sealed records (their labels and names are names, D9);
+        // items stay in `item`, their attributes sealed with the rest
+        // (``SealedAttributes`` version 2), and `attribute_index` maps keyed
+        // hashes of attribute pairs, collections and "is a Secret Service
+        // item" to row ids, so a search reads only the rows that match.
+        migrator.registerMigration(secretServiceMigration) { db in
+            try db.execute(sql: """
+                CREATE TABLE collection (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                );
+                CREATE TABLE collection_alias (
+                    lookup BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                );
+                CREATE TABLE attribute_index (
+                    hash BLOB NOT NULL,
+                    item INTEGER NOT NULL,
+                    PRIMARY KEY (hash, item)
+                ) WITHOUT ROWID;
+                CREATE INDEX attribute_index_item ON attribute_index (item);
+                """)
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("7".utf8)])
+            try sealFormat(db, format: 7, keyring: keyring, adding: secretServiceMigration)
+        }
         return migrator
     }
 
     static let sealedAttributesMigration = "v6-sealed-attributes"
+    static let secretServiceMigration = "v7-secret-service"
 
     /// Rewrites `table` from the clear layout to the sealed one. Every row's
     /// MAC is checked first: a tampered row stops the upgrade (and the write
@@ -215,7 +242,8 @@ enum Schema {
                 throw VaultError(.tampered, "\(path) records migration \(identifier) (format \(brings)) but claims format \(format): its format was lowered by hand. Sesame does not repair it")
             }
         }
-        let tables: [(name: String, since: Int)] = [("attempt", 2), ("key", 3), ("attempt_in_flight", 4)]
+        let tables: [(name: String, since: Int)] = [("attempt", 2), ("key", 3), ("attempt_in_flight", 4),
+                                                    ("collection", 7), ("collection_alias", 7), ("attribute_index", 7)]
         for table in tables where format >= table.since {
             guard try db.tableExists(table.name) else {
                 throw VaultError(.tampered, "\(path) claims format \(format) but has no \(table.name) table: it was dropped by hand. Sesame does not repair it")

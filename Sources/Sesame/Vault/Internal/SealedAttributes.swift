@@ -1,7 +1,9 @@
 /// What a row of format 6 keeps sealed in its `attributes` column (SPEC D9):
 /// service, account, label, accessibility, access control, dates and, for
-/// a key, its algorithm and public key. A copied file shows none of them,
-/// as the keychain seals its attributes.
+/// a key, its algorithm and public key; from format 7, for a Secret
+/// Service item (SPEC D10), its content type and attributes too (encoding
+/// version 2; every other row keeps version 1, byte for byte). A copied file
+/// shows none of them, as the keychain seals its attributes.
 ///
 /// Sealed through the one ``Envelope`` under the master key's attributes
 /// key, bound to the row's table and id (a sealed block moved to another
@@ -16,9 +18,14 @@ struct SealedAttributes {
     var created: Double
     var modified: Double
     var key: ItemRow.KeyColumns?
+    /// A Secret Service item's attributes and content type (SPEC D10).
+    var secretService: SecretServiceFields?
 
-    /// The encoding's version, first in the plaintext.
+    /// The encoding's version, first in the plaintext: 1, or 2 when a
+    /// Secret Service block follows (format 7), so that every row written
+    /// before keeps its bytes.
     static let version: UInt8 = 1
+    static let secretServiceVersion: UInt8 = 2
     static let padding = 64
 
     static func associatedData(id: Int64, table: String) -> [UInt8] {
@@ -30,7 +37,7 @@ struct SealedAttributes {
     /// The sealed attributes of `row`.
     static func seal(_ row: ItemRow, keyring: Keyring) throws(VaultError) -> [UInt8] {
         var writer = ByteWriter()
-        writer.u8(version)
+        writer.u8(row.secretService == nil ? version : secretServiceVersion)
         writer.field(row.service)
         writer.field(row.account)
         if let label = row.label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
@@ -45,6 +52,7 @@ struct SealedAttributes {
         } else {
             writer.u8(0)
         }
+        row.secretService?.write(into: &writer)
         let length = writer.bytes.count
         writer.raw(repeatElement(0, count: (padding - length % padding) % padding))
         return try Envelope.seal(writer.bytes, key: keyring.attributesKey, associatedData: associatedData(id: row.id, table: row.table))
@@ -66,7 +74,8 @@ struct SealedAttributes {
     private static func parse(_ plaintext: [UInt8], table: String) throws(ByteReaderError) -> SealedAttributes {
         var reader = ByteReader(plaintext)
         do {
-            guard try reader.u8() == version else { throw ByteReaderError() }
+            let encoding = try reader.u8()
+            guard encoding == version || encoding == secretServiceVersion else { throw ByteReaderError() }
             let service = String(decoding: try reader.field(), as: UTF8.self)
             let account = String(decoding: try reader.field(), as: UTF8.self)
             let label = try reader.u8() == 1 ? String(decoding: try reader.field(), as: UTF8.self) : nil
@@ -79,10 +88,14 @@ struct SealedAttributes {
                 key = ItemRow.KeyColumns(algorithm: String(decoding: try reader.field(), as: UTF8.self), publicKey: try reader.field())
                 key?.constraints = try reader.u8() == 1 ? try reader.field() : nil
             }
+            // Only items have Secret Service fields.
+            let secretService = encoding == secretServiceVersion && table == "item" ? try SecretServiceFields.read(from: &reader) : nil
             // Only a key's attributes carry key columns, and only in the key table.
-            guard (key != nil) == (table == "key"), reader.rest().allSatisfy({ $0 == 0 }) else { throw ByteReaderError() }
+            guard (key != nil) == (table == "key"), (secretService != nil) == (encoding == secretServiceVersion),
+                  reader.rest().allSatisfy({ $0 == 0 }) else { throw ByteReaderError() }
             return SealedAttributes(service: service, account: account, label: label, accessibility: accessibility,
-                                    accessControl: accessControl, created: created, modified: modified, key: key)
+                                    accessControl: accessControl, created: created, modified: modified, key: key,
+                                    secretService: secretService)
         }
     }
 }

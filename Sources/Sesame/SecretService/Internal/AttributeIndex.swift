@@ -1,0 +1,120 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+
+/// The `attribute_index` table (format 7, SPEC D9, D10): keyed hashes of a
+/// Secret Service item's attribute pairs, of its collection and of "is a
+/// Secret Service item", each mapped to the row's id.
+///
+/// A search looks its terms up here (an index read per term) and opens only
+/// the rows every term names. The index is only a hint: its rows carry no
+/// MAC, so every candidate's sealed attributes are opened and compared
+/// again, and an index row added by hand can never make an item match.
+enum AttributeIndex {
+    /// What a search asks for.
+    struct Query: Sendable {
+        var attributes: [String: String]
+        var collection: String?
+
+        /// One hash per term; "is a Secret Service item" always, so an empty
+        /// query still reads the index, never the whole item table.
+        func hashes(keyring: Keyring) -> [[UInt8]] {
+            var hashes = [keyring.indexHash("item")]
+            if let collection { hashes.append(keyring.indexHash("collection", collection)) }
+            for (name, value) in attributes { hashes.append(keyring.indexHash("attribute", name, value)) }
+            return hashes
+        }
+
+        /// The check on the opened row that the index only suggested.
+        func matches(_ row: ItemRow) -> Bool {
+            guard let fields = row.secretService, let rowCollection = SecretServiceNames.collection(ofService: row.service) else { return false }
+            if let collection, collection != rowCollection { return false }
+            return attributes.allSatisfy { fields.attributes[$0.key] == $0.value }
+        }
+    }
+
+    /// What a search found, and how many rows it opened to find it.
+    struct Found: Sendable {
+        var rows: [ItemRow] = []
+        /// Rows that did not open or failed their MAC, named for the error.
+        var tampered: [String] = []
+        var opened = 0
+    }
+
+    static func hashes(of row: ItemRow, keyring: Keyring) -> [[UInt8]] {
+        guard let fields = row.secretService, let collection = SecretServiceNames.collection(ofService: row.service) else { return [] }
+        return Query(attributes: fields.attributes, collection: collection).hashes(keyring: keyring)
+    }
+
+    /// Indexes a Secret Service item just inserted; other rows have no entries.
+    static func insert(_ row: ItemRow, _ db: Database, keyring: Keyring) throws {
+        guard row.table == "item", row.secretService != nil else { return }
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)")
+        for hash in hashes(of: row, keyring: keyring) {
+            try statement.execute(arguments: [Data(hash), row.id])
+        }
+    }
+
+    /// Drops the entries of row `id` (deleted or about to be rewritten).
+    static func remove(table: String, id: Int64, _ db: Database) throws {
+        guard table == "item", try db.tableExists("attribute_index") else { return }
+        try db.execute(sql: "DELETE FROM attribute_index WHERE item = ?", arguments: [id])
+    }
+
+    /// The ids that every hash of `query` names: one index range per term.
+    static func candidates(_ db: Database, query: Query, keyring: Keyring) throws -> [Int64] {
+        guard try db.tableExists("attribute_index") else { return [] }
+        let hashes = query.hashes(keyring: keyring)
+        let marks = Array(repeating: "?", count: hashes.count).joined(separator: ", ")
+        return try Int64.fetchAll(db, sql: """
+            SELECT item FROM attribute_index WHERE hash IN (\(marks)) GROUP BY item HAVING COUNT(*) = ?
+            """, arguments: StatementArguments(hashes.map { Data($0).databaseValue } + [hashes.count.databaseValue]))
+    }
+
+    /// Opens the rows of `ids` and keeps those whose sealed attributes
+    /// really match `query` (an id of no row is skipped: its item is gone).
+    static func search(_ db: Database, query: Query, keyring: Keyring) throws -> Found {
+        var found = Found()
+        let ids = try candidates(db, query: query, keyring: keyring)
+        // SQLite limits the parameters of one statement; chunks keep each well below.
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let rows = try Row.fetchAll(db, sql: "SELECT \(ItemRow.sealedColumns) FROM item WHERE id IN (\(marks))",
+                                        arguments: StatementArguments(chunk))
+            for row in rows {
+                found.opened += 1
+                do throws(VaultError) {
+                    let item = try ItemRow(row, table: "item", keyring: keyring)
+                    guard keyring.verify(item) else {
+                        found.tampered.append(item.name)
+                        continue
+                    }
+                    if query.matches(item) { found.rows.append(item) }
+                } catch {
+                    found.tampered.append(error.message)
+                }
+            }
+        }
+        return found
+    }
+
+    /// Deletes every Secret Service item of `collection`, with its index
+    /// entries (the collection is being deleted). Each is opened first: an
+    /// index row added by hand must not delete another collection's item.
+    ///
+    /// - Throws: ``VaultError`` `tampered` when one does not open (nothing is deleted).
+    static func deleteItems(ofCollection collection: String, _ db: Database, keyring: Keyring) throws {
+        let found = try search(db, query: Query(attributes: [:], collection: collection), keyring: keyring)
+        guard found.tampered.isEmpty else {
+            throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
+        }
+        for row in found.rows {
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [row.id])
+            try remove(table: "item", id: row.id, db)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An item of the Secret Service view (SPEC D10): an ordinary vault item
+/// (``Vault/list(service:)`` shows it, under the service
+/// ``Vault/secretServiceService(ofCollection:)``) with lookup attributes and
+/// a content type, all sealed at rest (SPEC D9). Never its value.
+public struct SecretServiceItem: Sendable, Hashable {
+    /// Its identifier within the collection: 16 lowercase hex digits, usable
+    /// as a D-Bus object-path element, and the vault item's account.
+    public let id: String
+    /// The identifier of its ``SecretServiceCollection``.
+    public let collection: String
+    /// Its label for people. Text from outside: escape it before showing it.
+    public let label: String
+    /// Its lookup attributes, any UTF-8 text; possibly empty.
+    public let attributes: [String: String]
+    /// The Secret Service `content_type` of its value, e.g. `text/plain`.
+    public let contentType: String
+    /// When it was created.
+    public let created: Date
+    /// When it last changed.
+    public let modified: Date
+    /// Who may read its value: the vault's access control (SPEC D2).
+    public let accessControl: AccessControl
+}

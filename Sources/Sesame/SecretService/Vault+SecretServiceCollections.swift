@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+
+/// The Secret Service view's collections and aliases (SPEC D10), stored
+/// sealed in the vault (SPEC D9). Nothing here prompts.
+extension Vault {
+    /// The alias every Secret Service client resolves first.
+    public static let defaultAlias = "default"
+
+    /// The label of the collection the `default` alias creates, as
+    /// gnome-keyring names its own.
+    public static let defaultCollectionLabel = "Login"
+
+    /// The vault service that holds a collection's items:
+    /// `secret-service/` and the collection's identifier. `sesame ls` shows
+    /// the items under it; their accounts are the items' identifiers.
+    ///
+    /// - Parameter id: The collection's identifier.
+    /// - Returns: The service name.
+    public static func secretServiceService(ofCollection id: String) -> String {
+        SecretServiceNames.service(ofCollection: id)
+    }
+
+    /// Every collection, sorted by label then identifier. Never prompts,
+    /// never writes.
+    ///
+    /// - Returns: The collections; none in a vault that never had one.
+    /// - Throws: ``VaultError`` with `tampered` (a record was edited),
+    ///   `damaged`, `ioError`.
+    public func collections() async throws(VaultError) -> [SecretServiceCollection] {
+        let keyring = keyring
+        let records = try await readDatabase { db in try CollectionRecord.fetchAll(db, keyring: keyring) }
+        return records.map(\.description).sorted { ($0.label, $0.id) < ($1.label, $1.id) }
+    }
+
+    /// One collection. Never prompts, never writes.
+    ///
+    /// - Parameter id: Its identifier.
+    /// - Returns: The collection.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
+    public func collection(_ id: String) async throws(VaultError) -> SecretServiceCollection {
+        let keyring = keyring
+        guard let record = try await readDatabase({ db in try CollectionRecord.fetch(db, id: id, keyring: keyring) }) else {
+            throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\"")
+        }
+        return record.description
+    }
+
+    /// Creates a collection, and points `alias` at it in the same
+    /// transaction. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - label: Its label; may be empty, never a control character.
+    ///   - alias: An alias to point at it (replacing where it pointed), or `nil`.
+    /// - Returns: The new collection.
+    /// - Throws: ``VaultError`` with `invalidName` (a control character),
+    ///   `invalidArgument` (too long, an empty alias), `ioError`.
+    public func createCollection(label: String, alias: String? = nil) async throws(VaultError) -> SecretServiceCollection {
+        try SecretServiceNames.check(label: label, what: "collection")
+        if let alias { try SecretServiceNames.check(alias: alias) }
+        let now = authenticators.clock.now().timeIntervalSince1970
+        let record = CollectionRecord(id: SecretServiceNames.newIdentifier(), label: label, created: now, modified: now)
+        let keyring = keyring
+        try await write { db in
+            try record.save(db, keyring: keyring)
+            if let alias { try AliasRecord.store(db, name: alias, collection: record.id, keyring: keyring) }
+        }
+        return record.description
+    }
+
+    /// Deletes a collection, its items (values included) and its aliases,
+    /// in one transaction. Never prompts, as deleting an item does not.
+    ///
+    /// - Parameter id: The collection's identifier.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered` (one of its
+    ///   items does not open; nothing is deleted), `ioError`.
+    public func deleteCollection(_ id: String) async throws(VaultError) {
+        let keyring = keyring
+        try await write { db in
+            guard try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil else {
+                throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to delete")
+            }
+            try AttributeIndex.deleteItems(ofCollection: id, db, keyring: keyring)
+            try AliasRecord.removeAll(pointingTo: id, db, keyring: keyring)
+            try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Relabels a collection. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - label: The new label; never a control character.
+    ///   - id: The collection's identifier.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `invalidName`,
+    ///   `invalidArgument`, `tampered`, `ioError`.
+    public func setCollectionLabel(_ label: String, of id: String) async throws(VaultError) {
+        try SecretServiceNames.check(label: label, what: "collection")
+        let now = authenticators.clock.now().timeIntervalSince1970
+        let keyring = keyring
+        try await write { db in
+            guard var record = try CollectionRecord.fetch(db, id: id, keyring: keyring) else {
+                throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to relabel")
+            }
+            record.label = label
+            record.modified = max(now, record.modified)
+            try record.save(db, keyring: keyring)
+        }
+    }
+
+    /// The collection an alias points to. Never prompts.
+    ///
+    /// `default` always resolves: when it points nowhere, a collection
+    /// labelled ``defaultCollectionLabel`` is created and the alias pointed
+    /// at it, as gnome-keyring creates its login keyring. That first
+    /// resolution is the only write; every other call only reads.
+    ///
+    /// - Parameter name: The alias.
+    /// - Returns: The collection's identifier, or `nil` when the alias
+    ///   points nowhere (never for `default`).
+    /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
+    public func alias(named name: String) async throws(VaultError) -> String? {
+        let keyring = keyring
+        let found = try await readDatabase { db -> String? in
+            guard let id = try AliasRecord.fetch(db, name: name, keyring: keyring),
+                  try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil else { return nil }
+            return id
+        }
+        guard found == nil, name == Self.defaultAlias else { return found }
+        let now = authenticators.clock.now().timeIntervalSince1970
+        let record = CollectionRecord(id: SecretServiceNames.newIdentifier(), label: Self.defaultCollectionLabel, created: now, modified: now)
+        let chosen = Locked<String?>(nil)
+        try await write { db in
+            // Another process may have made it meanwhile: its collection wins.
+            if let id = try AliasRecord.fetch(db, name: name, keyring: keyring), try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil {
+                chosen.withLock { $0 = id }
+                return
+            }
+            try record.save(db, keyring: keyring)
+            try AliasRecord.store(db, name: name, collection: record.id, keyring: keyring)
+            chosen.withLock { $0 = record.id }
+        }
+        return chosen.withLock { $0 }
+    }
+
+    /// Points an alias at a collection, or removes it. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - name: The alias; not empty, never a control character.
+    ///   - collection: The collection's identifier, or `nil` to remove the alias.
+    /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
+    ///   `invalidName`, `invalidArgument`, `tampered`, `ioError`.
+    public func setAlias(_ name: String, to collection: String?) async throws(VaultError) {
+        try SecretServiceNames.check(alias: name)
+        let keyring = keyring
+        try await write { db in
+            if let collection, try CollectionRecord.fetch(db, id: collection, keyring: keyring) == nil {
+                throw VaultError(.itemNotFound, "No collection \"\(collection.escapingControlCharacters())\" for the alias \"\(name.escapingControlCharacters())\"")
+            }
+            try AliasRecord.store(db, name: name, collection: collection, keyring: keyring)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GRDB
+
+/// Reading and changing a Secret Service item (SPEC D10), and its "Locked"
+/// state: the item's access control, exactly as ``read(service:account:operationPrompt:context:)``
+/// applies it (SPEC D1, D3, A6, A12).
+extension Vault {
+    /// Reads an item's value (the Secret Service `GetSecret`), authenticating
+    /// exactly as ``read(service:account:operationPrompt:context:)`` does.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    ///   - operationPrompt: Why the caller reads it, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    /// - Returns: The value; wiped when released.
+    /// - Throws: ``VaultError`` as `read` does.
+    public func secret(
+        ofItem id: String, inCollection collection: String, operationPrompt: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> SecretBytes {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        return try await read(service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
+    }
+
+    /// Replaces an item's value (the Secret Service `SetSecret`),
+    /// authenticating as ``secret(ofItem:inCollection:operationPrompt:context:)`` does.
+    ///
+    /// - Parameters:
+    ///   - value: The new value.
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    ///   - operationPrompt: Why the caller changes it, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    /// - Throws: ``VaultError`` as ``update(_:service:account:operationPrompt:context:)``.
+    public func setSecret(
+        _ value: SecretBytes, ofItem id: String, inCollection collection: String, operationPrompt: String,
+        context: AuthenticationContext? = nil
+    ) async throws(VaultError) {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        try await update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
+    }
+
+    /// Relabels an item. Never prompts: a label is no secret of the item's
+    /// value, and the keychain changes attributes without asking either.
+    ///
+    /// - Parameters:
+    ///   - label: The new label; never a control character.
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    /// - Throws: ``VaultError`` with `itemNotFound` (also when it changed
+    ///   meanwhile), `invalidName`, `invalidArgument`, `tampered`, `ioError`.
+    public func setItemLabel(_ label: String, ofItem id: String, inCollection collection: String) async throws(VaultError) {
+        try SecretServiceNames.check(label: label, what: "item")
+        try await changeSecretServiceItem(id, inCollection: collection) { row in row.label = label }
+    }
+
+    /// Replaces an item's attributes, and its index entries with them.
+    /// Never prompts.
+    ///
+    /// - Parameters:
+    ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:)`` checks them.
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    /// - Throws: ``VaultError`` with `itemNotFound` (also when it changed
+    ///   meanwhile), `invalidName`, `invalidArgument`, `tampered`, `ioError`.
+    public func setItemAttributes(_ attributes: [String: String], ofItem id: String, inCollection collection: String) async throws(VaultError) {
+        try SecretServiceNames.check(attributes: attributes)
+        try await changeSecretServiceItem(id, inCollection: collection) { row in row.secretService?.attributes = attributes }
+    }
+
+    /// Whether reading the item now would need the owner: the Secret Service
+    /// "Locked" property (SPEC D10). Never prompts, never counts an attempt,
+    /// never writes.
+    ///
+    /// `false` for an item without access control, and for one whose access
+    /// control `context` already satisfies: authorised ahead of time
+    /// (SPEC A12), a biometric match inside the reuse window (SPEC A6) with
+    /// the same enrolment, or the application password set on it (SPEC D6;
+    /// whether it is right is only known when the value is read). `true`
+    /// otherwise, including when biometrics are locked out or unavailable.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    ///   - context: The context a read would use; without one, a context of
+    ///     the vault's own (its ``reuseDuration``), as `read` makes.
+    /// - Returns: Whether a read would prompt.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
+    public func needsAuthentication(
+        item id: String, inCollection collection: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> Bool {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        guard let accessControl = AccessControl(canonicalEncoding: row.accessControl) else {
+            throw VaultError(.tampered, "\(row.name) has an unreadable access control")
+        }
+        guard !accessControl.userFactors.isEmpty else { return false }
+        return await (context ?? makeContext()).needsPrompt(for: accessControl, operation: .useItem)
+    }
+
+    /// Applies `change` to the item's row and writes it re-MACed, only if no
+    /// other process rewrote the row meanwhile (compare and swap).
+    private func changeSecretServiceItem(
+        _ id: String, inCollection collection: String, _ change: (inout ItemRow) -> Void
+    ) async throws(VaultError) {
+        let original = try await secretServiceRow(id, inCollection: collection)
+        var row = original
+        change(&row)
+        row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
+        row.mac = keyring.mac(row)
+        let finished = row
+        let keyring = keyring
+        try await write { db in
+            guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, keyring: keyring),
+                  current.isSameRevision(as: original), current.label == original.label, current.secretService == original.secretService
+            else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted meanwhile; nothing was written") }
+            try finished.replace(db, keyring: keyring)
+        }
+    }
+}

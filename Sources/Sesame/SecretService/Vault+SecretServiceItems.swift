@@ -1,0 +1,201 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Crypto
+import GRDB
+
+/// The Secret Service view's items (SPEC D10): ordinary vault items of the
+/// service ``secretServiceService(ofCollection:)``, with attributes and a
+/// content type sealed with their other attributes and found through keyed
+/// hashes (SPEC D9). Listing and searching never prompt and never decrypt
+/// a value.
+extension Vault {
+    /// The items of a collection, sorted by label then identifier. Never
+    /// prompts; opens only that collection's rows.
+    ///
+    /// - Parameter collection: The collection's identifier.
+    /// - Returns: Its items; none for an unknown collection.
+    /// - Throws: ``VaultError`` with `tampered` (a row fails its integrity
+    ///   check; named in the message), `damaged`, `ioError`.
+    public func items(inCollection collection: String) async throws(VaultError) -> [SecretServiceItem] {
+        try await searchItems(attributes: [:], inCollection: collection)
+    }
+
+    /// The items whose attributes include every pair of `attributes` (the
+    /// Secret Service `SearchItems`), sorted by label then identifier.
+    /// Never prompts.
+    ///
+    /// Each pair is looked up in the index by its keyed hash, and only the
+    /// rows every pair names are opened; their sealed attributes are then
+    /// compared again, so the index alone never decides a match.
+    ///
+    /// - Parameters:
+    ///   - attributes: The pairs to match; empty matches every item.
+    ///   - collection: Only this collection's items; every collection's by default.
+    /// - Returns: The matching items.
+    /// - Throws: ``VaultError`` with `tampered` (a candidate row fails its
+    ///   integrity check), `damaged`, `ioError`.
+    public func searchItems(attributes: [String: String], inCollection collection: String? = nil) async throws(VaultError) -> [SecretServiceItem] {
+        try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
+            .compactMap(\.secretServiceItem)
+            .sorted { ($0.label, $0.id) < ($1.label, $1.id) }
+    }
+
+    /// One item's description, never its value. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    /// - Returns: The item.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
+    public func item(_ id: String, inCollection collection: String) async throws(VaultError) -> SecretServiceItem {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        guard let item = row.secretServiceItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        return item
+    }
+
+    /// Creates an item in a collection (the Secret Service `CreateItem`).
+    /// Never prompts, as ``add(_:service:account:label:accessibility:accessControl:context:)``.
+    ///
+    /// With `replacing`, an item of the same collection whose attributes
+    /// are exactly `attributes` is replaced in the same transaction: the new
+    /// item keeps its identifier, so clients holding its path still reach it.
+    ///
+    /// - Parameters:
+    ///   - collection: The collection's identifier.
+    ///   - label: The item's label; never a control character.
+    ///   - attributes: Its lookup attributes: names without control
+    ///     characters, values any text; at most 128 pairs.
+    ///   - contentType: The value's content type.
+    ///   - value: The secret.
+    ///   - accessControl: Who may read it; none by default.
+    ///   - replacing: Whether to replace an item with the same attributes.
+    ///   - context: Supplies the application password and the domain state,
+    ///     as for `add`; a new context by default.
+    /// - Returns: The new item.
+    /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
+    ///   `duplicateItem` (an item of the same identifier appeared
+    ///   meanwhile), `invalidName`, `invalidArgument` (too many or too long
+    ///   attributes), `authFailed`, `notAvailable` (as `add`), `tampered`, `ioError`.
+    public func createItem(
+        in collection: String,
+        label: String,
+        attributes: [String: String],
+        contentType: String = "text/plain",
+        value: SecretBytes,
+        accessControl: AccessControl = Vault.noAccessControl,
+        replacing: Bool = false,
+        context: AuthenticationContext? = nil
+    ) async throws(VaultError) -> SecretServiceItem {
+        _ = try await self.collection(collection)
+        var identifier = SecretServiceNames.newIdentifier()
+        if replacing, let existing = try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
+            .first(where: { $0.secretService?.attributes == attributes }) {
+            identifier = existing.account
+        }
+        let row = try await newSecretServiceRow(
+            identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
+            accessControl: accessControl, context: context)
+        let keyring = keyring
+        try await write { db in
+            guard try CollectionRecord.fetch(db, id: collection, keyring: keyring) != nil else {
+                throw VaultError(.itemNotFound, "The collection \"\(collection.escapingControlCharacters())\" was deleted meanwhile; nothing was written")
+            }
+            if replacing {
+                let found = try AttributeIndex.search(db, query: AttributeIndex.Query(attributes: attributes, collection: collection), keyring: keyring)
+                guard found.tampered.isEmpty else {
+                    throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
+                }
+                for old in found.rows where old.secretService?.attributes == attributes {
+                    try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [old.id])
+                    try AttributeIndex.remove(table: "item", id: old.id, db)
+                }
+            }
+            guard try ItemRow.fetch(db, service: row.service, account: row.account, keyring: keyring) == nil else {
+                throw VaultError(.duplicateItem, "\(row.name) already exists (it changed while being replaced); nothing was written")
+            }
+            try row.insert(db, keyring: keyring)
+            try CollectionRecord.touch(db, id: collection, now: row.created, keyring: keyring)
+        }
+        guard let item = row.secretServiceItem else { throw VaultError(.ioError, "\(row.name) was written with an unreadable access control") }
+        return item
+    }
+
+    /// Deletes an item of a collection. Never prompts.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `ioError`.
+    public func deleteItem(_ id: String, inCollection collection: String) async throws(VaultError) {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        let keyring = keyring
+        let now = authenticators.clock.now().timeIntervalSince1970
+        try await write { db in
+            guard try ItemRow.delete(db, service: row.service, account: row.account, keyring: keyring) else {
+                throw VaultError(.itemNotFound, "\(row.name) was deleted meanwhile")
+            }
+            try CollectionRecord.touch(db, id: collection, now: now, keyring: keyring)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A sealed, MACed row for a new item, not yet written: the same
+    /// protection and sealing as `add`.
+    func newSecretServiceRow(
+        _ identifier: String, in collection: String, label: String, attributes: [String: String], contentType: String,
+        value: SecretBytes, accessControl: AccessControl, context: AuthenticationContext?
+    ) async throws(VaultError) -> ItemRow {
+        try SecretServiceNames.check(label: label, what: "item")
+        try SecretServiceNames.check(attributes: attributes)
+        try SecretServiceNames.check(contentType: contentType)
+        let name = "the item \"\(label.escapingControlCharacters())\" of collection \"\(collection.escapingControlCharacters())\""
+        let accessibility = ItemAccessibility.whenUnlocked
+        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
+        let id = Int64.random(in: 1...Int64.max)
+        let itemKey = SymmetricKey(size: .bits256)
+        let wrappings = try wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
+                                 protection: protection)
+        let now = authenticators.clock.now().timeIntervalSince1970
+        var row = ItemRow(
+            id: id, service: SecretServiceNames.service(ofCollection: collection), account: identifier, label: label,
+            accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: now, modified: now,
+            wrappings: wrappings, commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+        row.secretService = SecretServiceFields(contentType: contentType, attributes: attributes)
+        try sealValue(value, into: &row, key: itemKey)
+        return row
+    }
+
+    /// What the index finds for `query`, every candidate checked.
+    func secretServiceSearch(_ query: AttributeIndex.Query) async throws(VaultError) -> AttributeIndex.Found {
+        let keyring = keyring
+        let found = try await readDatabase { db in try AttributeIndex.search(db, query: query, keyring: keyring) }
+        guard found.tampered.isEmpty else {
+            throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
+        }
+        return found
+    }
+
+    /// The verified row of a Secret Service item; an ordinary item of the
+    /// same service and account is not one.
+    func secretServiceRow(_ id: String, inCollection collection: String) async throws(VaultError) -> ItemRow {
+        let row = try await verifiedRow(service: SecretServiceNames.service(ofCollection: collection), account: id)
+        guard row.secretService != nil else {
+            throw VaultError(.itemNotFound, "No item \"\(id.escapingControlCharacters())\" in collection \"\(collection.escapingControlCharacters())\"")
+        }
+        return row
+    }
+}
+
+extension ItemRow {
+    var secretServiceItem: SecretServiceItem? {
+        guard let fields = secretService, let collection = SecretServiceNames.collection(ofService: service),
+              let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
+        return SecretServiceItem(
+            id: account, collection: collection, label: label ?? "", attributes: fields.attributes, contentType: fields.contentType,
+            created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified), accessControl: accessControl)
+    }
+}
