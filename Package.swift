@@ -170,7 +170,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameSecretServiceTests",
-            dependencies: ["Sesame", "SesameLinux", "SesameSecretService", "SesameTesting"]
+            dependencies: [
+                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting",
+                // Known-answer tests of the DH session.
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
         .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
