@@ -9,6 +9,8 @@ import Sesame
 /// Identifiers are the store's: collection and item ids appear in D-Bus object
 /// paths, so they must be non-empty and made of `[A-Za-z0-9_]` only; the server
 /// refuses any other (an item it cannot name does not exist for clients).
+/// The id and alias `session` are the server's own in-process collection:
+/// calls for it never reach the store.
 ///
 /// Only ``authenticate(_:reason:)`` may prompt; every other call never prompts.
 public protocol SecretServiceStore: Sendable {

@@ -34,7 +34,7 @@ public final class SecretServiceServer: Sendable {
     /// - Throws: ``SecretServiceServerError`` naming the bus or the name's owner.
     public static func start(store: any SecretServiceStore, address: String, ownName: Bool = true,
                              replace: Bool = false) async throws(SecretServiceServerError) -> SecretServiceServer {
-        let core = ServiceCore(store: store)
+        let core = ServiceCore(store: RoutingStore(backing: store))
         let (finished, finish) = AsyncStream<String>.makeStream()
         let bus: DBusServer
         do {
