@@ -91,6 +91,36 @@ public final class PrivateSessionBus: Sendable {
         return try await ChildProcess.run(path, arguments, environment: self.environment(environment), outputFile: output, timeout: timeout)
     }
 
+    /// A program started on this bus that runs until ``stop()``.
+    public final class Daemon: Sendable {
+        fileprivate let child: ChildProcess
+
+        fileprivate init(child: ChildProcess) {
+            self.child = child
+        }
+
+        /// Whether it still runs.
+        public var isRunning: Bool { child.isRunning }
+
+        /// SIGTERM, then SIGKILL, by its pid.
+        public func stop() {
+            child.terminate()
+        }
+    }
+
+    /// Starts a long-running program against this bus (another Secret
+    /// Service provider, for comparisons), its output going to `log` in ``directory``.
+    /// - Parameters:
+    ///   - path: The program.
+    ///   - arguments: Its arguments.
+    ///   - environment: Extra variables.
+    ///   - log: A file name inside ``directory``.
+    /// - Returns: The running program; stop it before the bus.
+    /// - Throws: When it cannot start.
+    public func startDaemon(_ path: String, _ arguments: [String], environment: [String: String] = [:], log: String) async throws -> Daemon {
+        Daemon(child: try await ChildProcess.launch(path, arguments, environment: self.environment(environment), log: "\(directory)/\(log)"))
+    }
+
     /// Stops the bus (by its pid) and removes its directory.
     public func stop() {
         daemon.terminate()
