@@ -13,8 +13,6 @@ actor ServiceCore {
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
     static let peerInterface = "org.freedesktop.DBus.Peer"
-    /// Far above any real keyring use; a map past it is refused, not stored.
-    static let maximumAttributes = 1_000
 
     let store: any SecretServiceStore
     /// Where signals go; set once the connection is up.
@@ -138,11 +136,7 @@ actor ServiceCore {
 
     /// Decodes an `a{ss}` attribute map, bounded.
     func attributes(_ value: DBusValue) throws -> [String: String] {
-        guard let attributes = value.stringDictionaryValue else { throw DBusError.invalidArgs("attributes must be a{ss}") }
-        guard attributes.count <= Self.maximumAttributes else {
-            throw DBusError.invalidArgs("more than \(Self.maximumAttributes) attributes")
-        }
-        return attributes
+        try SecretServiceWireFormat.decodeAttributes(value)
     }
 
     /// A client left the bus: its sessions close and its prompts are dismissed.

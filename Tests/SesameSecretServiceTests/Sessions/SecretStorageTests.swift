@@ -86,6 +86,25 @@ struct SecretStorageTests {
         }
     }
 
+    @Test("python3-keyring's SecretService backend sets, gets and deletes a password")
+    func keyringBackend() async throws {
+        try await SecretServiceFixture.with { fixture in
+            let result = try await fixture.python("""
+                from keyring.backends import SecretService
+                k = SecretService.Keyring()
+                print('priority', k.priority > 0)
+                k.set_password('example.org', 'ana', 'kéyring pw')
+                print('get', k.get_password('example.org', 'ana'))
+                k.delete_password('example.org', 'ana')
+                print('after delete', k.get_password('example.org', 'ana'))
+                """)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("priority True"), "\(result.output)")
+            #expect(result.output.contains("get kéyring pw"), "\(result.output)")
+            #expect(result.output.contains("after delete None"), "\(result.output)")
+        }
+    }
+
     @Test("a client's sessions close when it leaves the bus")
     func sessionClosedOnDisconnect() async throws {
         try await SecretServiceFixture.with { fixture in

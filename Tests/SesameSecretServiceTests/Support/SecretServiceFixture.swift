@@ -17,6 +17,7 @@ struct SecretServiceFixture {
         + (FileManager.default.isExecutableFile(atPath: secretTool) ? [] : ["libsecret-tools"])
         + (FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/secretstorage") ? [] : ["python3-secretstorage"])
         + (FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") ? [] : ["util-linux (setpriv)"])
+        + (FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/keyring") ? [] : ["python3-keyring"])
     static let missingNote: Comment = "needs dbus-daemon, libsecret-tools, python3-secretstorage and setpriv; missing: \(missing.joined(separator: ", "))"
 
     let bus: PrivateSessionBus
