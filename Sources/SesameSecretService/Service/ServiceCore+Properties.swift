@@ -21,8 +21,12 @@ extension ServiceCore {
             return [.array(element: "{sv}", all.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .variant($0.value)) })]
         case "Set":
             try expect(request, "Set", "ssv")
-            try await setProperty(object, interface: args[0].stringValue ?? "", name: args[1].stringValue ?? "",
-                                  value: args[2].variantValue ?? .string(""))
+            let interface = args[0].stringValue ?? ""
+            let name = args[1].stringValue ?? ""
+            let value = args[2].variantValue ?? .string("")
+            try await setProperty(object, interface: interface, name: name, value: value)
+            emit(request.path, Self.propertiesInterface, "PropertiesChanged",
+                 [.string(interface), .array(element: "{sv}", [.dictEntry(.string(name), .variant(value))]), .array(element: "s", [])])
             return []
         default:
             throw DBusError.unknownMethod("org.freedesktop.DBus.Properties has no method \(request.member.escapingControlCharacters())")
