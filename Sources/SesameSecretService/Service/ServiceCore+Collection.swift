@@ -6,7 +6,6 @@ import SesameLinux
 extension ServiceCore {
     static let itemLabelProperty = "org.freedesktop.Secret.Item.Label"
     static let itemAttributesProperty = "org.freedesktop.Secret.Item.Attributes"
-    static let itemTypeProperty = "org.freedesktop.Secret.Item.Type"
 
     func collectionMethod(_ request: DBusRequest, _ collection: String) async throws -> [DBusValue] {
         let args = request.arguments
@@ -27,12 +26,7 @@ extension ServiceCore {
                 throw DBusError.invalidArgs("CreateItem takes (a{sv}(oayays)b)")
             }
             let label = properties[Self.itemLabelProperty]?.stringValue ?? ""
-            var attributes = try properties[Self.itemAttributesProperty].map { try self.attributes($0) } ?? [:]
-            // libsecret sends its schema as the item's Type; gnome-keyring keeps
-            // it as the xdg:schema attribute, which secret-tool prints and matches on.
-            if attributes["xdg:schema"] == nil, let type = properties[Self.itemTypeProperty]?.stringValue, !type.isEmpty {
-                attributes["xdg:schema"] = type
-            }
+            let attributes = try properties[Self.itemAttributesProperty].map { try self.attributes($0) } ?? [:]
             let secret = try openSecret(args[1], sender: request.sender)
             let item = try await store.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replace)
             guard Self.isServable(item.id) else { throw DBusError.failed("the store named an item with an unusable id") }

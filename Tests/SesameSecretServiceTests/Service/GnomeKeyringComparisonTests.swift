@@ -28,7 +28,7 @@ struct GnomeKeyringComparisonTests {
     /// Each step's status and output, with paths, times and line order (the
     /// order of a hash table in libsecret) normalised. The `schema = ` line is
     /// set aside too: gnome-keyring 42 printed it in one run and not in the
-    /// next with the same steps (SecretToolTests checks Sesame's).
+    /// next with the same steps, and Sesame never does (an open question).
     static func transcript(_ run: ([String], String?) async throws -> (status: Int32, output: String)) async throws -> [String] {
         var lines: [String] = []
         for (arguments, input) in steps {

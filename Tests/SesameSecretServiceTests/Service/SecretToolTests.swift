@@ -32,8 +32,6 @@ struct SecretToolTests {
             #expect(search.output.contains("label = Chat"))
             #expect(search.output.contains("secret = chat-secret"))
             #expect(search.output.contains("attribute.service = mail"))
-            // libsecret's item Type, kept as xdg:schema as gnome-keyring does.
-            #expect(search.output.contains("schema = org.freedesktop.Secret.Generic"), "\(search.output)")
             // secret-tool prints the item path's last element ("[/1]" from gnome-keyring).
             #expect(search.output.hasPrefix("[/i"), "\(search.output)")
 
