@@ -101,6 +101,28 @@ struct PromptTests {
         }
     }
 
+    @Test("SPEC D10: a prompt answers only the client it was made for")
+    func promptOwnedByItsClient() async throws {
+        let store = InMemorySecretServiceStore()
+        await store.setNewItemsNeedAuthentication(true)
+        try await SecretServiceFixture.with(store) { fixture in
+            let result = try await fixture.python(PythonClient.prelude + """
+                _, session = svc('OpenSession', 'sv', ('plain', ('s', '')))
+                item, _ = call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
+                    ({}, (session, b'', b'v', 'text/plain'), False))
+                _, prompt = svc('Unlock', 'ao', ([item],))
+                other = open_dbus_connection(bus='SESSION')
+                for member, sig, args in [('Prompt', 's', ('',)), ('Dismiss', '', ())]:
+                    reply = other.send_and_get_reply(new_method_call(DBusAddress(prompt, bus_name='org.freedesktop.secrets', interface='org.freedesktop.Secret.Prompt'), member, sig, args))
+                    print('other', member, reply.header.fields.get(4))
+                """)
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.contains("other Prompt org.freedesktop.Secret.Error.NoSuchObject"), "\(result.output)")
+            #expect(result.output.contains("other Dismiss org.freedesktop.Secret.Error.NoSuchObject"), "\(result.output)")
+            #expect(await store.reasons.isEmpty, "another client must not start the owner's authentication")
+        }
+    }
+
     @Test("items that need nobody are never locked: Unlock answers them at once with no prompt")
     func unlockedItemsNeedNoPrompt() async throws {
         try await SecretServiceFixture.with { fixture in
