@@ -51,3 +51,8 @@ public func fuzzSecretService(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     }
     return 0
 }
+
+@_cdecl("FuzzSecretService_main")
+public func fuzzSecretServiceMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzerDriver(argc, argv) { data, size in fuzzSecretService(data, size) }
+}
