@@ -2,7 +2,7 @@
 import Sesame
 import SesameSecretService
 
-/// A ``SecretServiceStore`` in memory, for the Secret Service server's tests
+/// A `SecretServiceStore` in memory, for the Secret Service server's tests
 /// and a library user's: collections, aliases, items, and access control you
 /// steer. Starts with one collection, `login`, aliased `default`, as
 /// gnome-keyring's first run leaves it.
