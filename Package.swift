@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SesameSSH", targets: ["SesameSSH"]),
         .library(name: "SesameSecretsInUse", targets: ["SesameSecretsInUse"]),
         .library(name: "SesameApple", targets: ["SesameApple"]),
+        .library(name: "SesameSecretService", targets: ["SesameSecretService"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
         .executable(name: "sesame", targets: ["sesame-cli"]),
@@ -33,6 +34,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation`: the DocC catalogs beside each module.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The Secret Service's DH session (SesameSecretService only): modular
+        // exponentiation in the 1024-bit group libsecret uses, which swift-crypto
+        // does not offer.
+        .package(url: "https://github.com/attaswift/BigInt", exact: "6.0.1"),
     ],
     targets: [
         // The model and the rules; platform-neutral, no system dependency.
@@ -85,6 +90,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The freedesktop Secret Service (`org.freedesktop.secrets`) over
+        // SesameLinux's sd-bus server: sessions, objects, prompts, and the
+        // store seam the vault is adapted to.
+        .target(
+            name: "SesameSecretService",
+            dependencies: [
+                "Sesame",
+                "SesameLinux",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+            ]
+        ),
         .target(
             name: "SesameApple",
             dependencies: [
@@ -97,6 +115,8 @@ let package = Package(
             name: "SesameTesting",
             dependencies: [
                 "Sesame",
+                // InMemorySecretServiceStore implements its store seam.
+                .target(name: "SesameSecretService", condition: .when(platforms: [.linux])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The fprintd harness's daemons; swift-subprocess is for Linux and macOS only.
                 .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
@@ -112,6 +132,7 @@ let package = Package(
                 "SesameSSH",
                 "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                .target(name: "SesameSecretService", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
@@ -146,6 +167,15 @@ let package = Package(
             dependencies: ["Sesame", "SesameLinux", "SesameTesting"],
             // The golden reuse tokens and sealed files, read through #filePath, never built.
             exclude: ["Keyring/GoldenFixtures", "TPM/GoldenFixtures"]
+        ),
+        .testTarget(
+            name: "SesameSecretServiceTests",
+            dependencies: [
+                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting",
+                // Known-answer tests of the DH session.
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
         .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),

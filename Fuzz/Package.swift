@@ -60,6 +60,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretsInUse", package: sesame)]
         ),
         .executableTarget(
+            name: "FuzzSecretService",
+            dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretService", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

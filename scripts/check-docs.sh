@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=()
-for module in Sesame SesameLinux SesameSSH SesameSecretsInUse SesameApple SesameTesting; do
+for module in Sesame SesameLinux SesameSSH SesameSecretsInUse SesameSecretService SesameApple SesameTesting; do
     targets+=(--target "$module")
 done
 swift package generate-documentation "${targets[@]}" --warnings-as-errors

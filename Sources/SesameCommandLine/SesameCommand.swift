@@ -34,7 +34,14 @@ public struct SesameCommand: AsyncParsableCommand {
         PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
         FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
         OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
-    ] + HelpTopic.commands
+    ] + platformCommands + HelpTopic.commands
+
+    /// Commands of this platform's integrations only.
+    #if os(Linux)
+    static let platformCommands: [any ParsableCommand.Type] = [SecretServiceCommand.self]
+    #else
+    static let platformCommands: [any ParsableCommand.Type] = []
+    #endif
 
     /// The command's name. Each subcommand names it as its super-command, so
     /// that its own parse (``parse(dispatching:)``) leaves completion-script

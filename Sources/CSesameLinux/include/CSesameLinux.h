@@ -4,6 +4,8 @@
 // dlopen at run time, so `swift build` needs no -dev package and a machine
 // without them still runs Sesame (the backend reports itself unavailable).
 #include "sdbus_shim.h"
+// Serving on the bus: the Secret Service (SesameLinux/DBus).
+#include "sdbus_server_shim.h"
 #include "pam_shim.h"
 // The kernel keyring is reached by raw system calls: no library at all.
 #include "keyring_shim.h"

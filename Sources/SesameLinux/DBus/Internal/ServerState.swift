@@ -1,0 +1,190 @@
+import CSesameLinux
+import Sesame
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Everything of a serving connection that lives on its bus thread: the
+/// connection, the calls awaiting a reply, the callers' credentials. Never
+/// shared; sd-bus's callbacks reach it through `Unmanaged` userdata.
+final class ServerState {
+    struct Peer {
+        var uid: UInt32
+        var pid: Int32
+    }
+
+    private(set) var bus: OpaquePointer?
+    var uniqueName = ""
+    let thread: ServerThread
+    /// The only uid served (SPEC D10: the owner's session bus, the owner only).
+    let servedUID: UInt32
+    var handler: (@Sendable (DBusRequest) async -> DBusReply)?
+    var peerVanished: (@Sendable (String) -> Void)?
+    var nameLost: (@Sendable (String) -> Void)?
+    private var pending: [UInt64: OpaquePointer] = [:]
+    private var nextCall: UInt64 = 0
+    private var peers: [String: Peer] = [:]
+
+    init(thread: ServerThread, servedUID: UInt32) {
+        self.thread = thread
+        self.servedUID = servedUID
+    }
+
+    /// Connects and registers the object prefix and the bus signals (on the
+    /// bus thread, before the loop). Returns 0 or a negative errno.
+    func open(address: String, prefix: String) -> Int32 {
+        var opened: OpaquePointer?
+        let result = sesame_sdbus_open(address, &opened)
+        guard result >= 0, let opened else { return result < 0 ? result : -EIO }
+        bus = opened
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        let onCall: sesame_sdbus_handler = { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            return Unmanaged<ServerState>.fromOpaque(userdata).takeUnretainedValue().received(message)
+        }
+        let onSignal: sesame_sdbus_handler = { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            Unmanaged<ServerState>.fromOpaque(userdata).takeUnretainedValue().busSignal(message)
+            return 0
+        }
+        let rules = [
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'",
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameLost'",
+        ]
+        for rule in rules {
+            let added = sesame_sdbus_add_match_handler(opened, rule, onSignal, userdata)
+            if added < 0 { return added }
+        }
+        return sesame_sdbus_add_fallback(opened, prefix, onCall, userdata)
+    }
+
+    /// Lets sd-bus read and dispatch until nothing is pending; `false` once
+    /// the connection is gone.
+    func pump() -> Bool {
+        guard let bus else { return false }
+        while true {
+            var unhandled: OpaquePointer?
+            let result = sesame_sdbus_process(bus, &unhandled)
+            if let unhandled { sesame_sdbus_message_unref(unhandled) }
+            if result < 0 { return false }
+            if result == 0 { return true }
+        }
+    }
+
+    func wait(wakeFD: Int32) -> Int32 {
+        guard let bus else { return -ENOTCONN }
+        return sesame_sdbus_wait_with(bus, wakeFD, UInt64.max)
+    }
+
+    func close() {
+        for (_, call) in pending { sesame_sdbus_message_unref(call) }
+        pending.removeAll()
+        if let bus { sesame_sdbus_close(bus) }
+        bus = nil
+    }
+
+    /// A method call arrived (sd-bus callback, bus thread).
+    func received(_ message: OpaquePointer) -> Int32 {
+        guard sesame_sdbus_message_is_method_call(message) != 0 else { return 0 }
+        let sender = sesame_sdbus_message_get_sender(message).map { String(cString: $0) } ?? ""
+        guard let peer = peer(sender, message) else {
+            _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.AccessDenied", "the caller's credentials could not be read")
+            return 1
+        }
+        // Fail closed: another uid on this bus (a shared or misconfigured
+        // session bus) is refused before its arguments are even read.
+        guard peer.uid == servedUID else {
+            _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.AccessDenied",
+                                         "only uid \(servedUID) is served; the caller is uid \(peer.uid)")
+            return 1
+        }
+        let arguments: [DBusValue]
+        do {
+            arguments = try DBusMessageCodec.readAll(message)
+        } catch {
+            _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.reason)
+            return 1
+        }
+        guard let handler else { return 0 }
+        let request = DBusRequest(
+            sender: sender, senderPID: peer.pid, senderUID: peer.uid,
+            path: sesame_sdbus_message_get_path(message).map { String(cString: $0) } ?? "",
+            interface: sesame_sdbus_message_get_interface(message).map { String(cString: $0) } ?? "",
+            member: sesame_sdbus_message_get_member(message).map { String(cString: $0) } ?? "",
+            signature: sesame_sdbus_message_get_signature(message).map { String(cString: $0) } ?? "",
+            arguments: arguments)
+        nextCall += 1
+        let id = nextCall
+        pending[id] = sesame_sdbus_message_ref(message)
+        let thread = self.thread
+        Task {
+            let reply = await handler(request)
+            thread.enqueue { state in state.reply(to: id, with: reply) }
+        }
+        return 1
+    }
+
+    private func peer(_ sender: String, _ message: OpaquePointer) -> Peer? {
+        if let known = peers[sender] { return known }
+        var uid: uid_t = 0
+        var pid: pid_t = 0
+        guard sesame_sdbus_sender_creds(message, &uid, &pid) >= 0, uid != uid_t.max else { return nil }
+        let peer = Peer(uid: uid, pid: pid)
+        // Unique names are never reused on a bus, so the answer stays true.
+        if sender.hasPrefix(":") { peers[sender] = peer }
+        return peer
+    }
+
+    private func reply(to id: UInt64, with reply: DBusReply) {
+        guard let call = pending.removeValue(forKey: id) else { return }
+        defer { sesame_sdbus_message_unref(call) }
+        guard let bus, sesame_sdbus_message_no_reply(call) == 0 else {
+            reply.afterSending?()
+            return
+        }
+        switch reply.result {
+        case .failure(let error):
+            _ = sesame_sdbus_reply_error(call, error.name, error.message)
+        case .success(let values):
+            var message: OpaquePointer?
+            guard sesame_sdbus_new_method_return(call, &message) >= 0, let message else { break }
+            defer { sesame_sdbus_message_unref(message) }
+            if DBusMessageCodec.append(values, to: message) < 0 {
+                _ = sesame_sdbus_reply_error(call, "org.freedesktop.DBus.Error.Failed", "the reply could not be built")
+            } else {
+                _ = sesame_sdbus_send(bus, message)
+            }
+        }
+        reply.afterSending?()
+    }
+
+    /// Sends a signal; returns 0 or a negative errno.
+    @discardableResult
+    func emit(path: String, interface: String, member: String, arguments: [DBusValue]) -> Int32 {
+        guard let bus else { return -ENOTCONN }
+        var message: OpaquePointer?
+        let created = sesame_sdbus_new_signal(bus, &message, path, interface, member)
+        guard created >= 0, let message else { return created }
+        defer { sesame_sdbus_message_unref(message) }
+        let appended = DBusMessageCodec.append(arguments, to: message)
+        if appended < 0 { return appended }
+        return sesame_sdbus_send(bus, message)
+    }
+
+    /// A bus signal we matched on: NameOwnerChanged or NameLost.
+    func busSignal(_ message: OpaquePointer) {
+        if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged") != 0 {
+            guard let values = try? DBusMessageCodec.readAll(message), values.count == 3,
+                  let name = values[0].stringValue, let newOwner = values[2].stringValue,
+                  name.hasPrefix(":"), newOwner.isEmpty else { return }
+            peers[name] = nil
+            peerVanished?(name)
+        } else if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameLost") != 0 {
+            guard let values = try? DBusMessageCodec.readAll(message), let name = values.first?.stringValue else { return }
+            nameLost?(name)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import CSesameLinux
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The thread that owns a serving sd-bus connection: it runs queued jobs,
+/// lets sd-bus dispatch incoming calls (the callbacks run here), and sleeps
+/// in poll on the bus and an eventfd that ``enqueue(_:)`` writes to. sd-bus
+/// is single-threaded, and its waits must stay off Swift's cooperative pool.
+final class ServerThread: @unchecked Sendable {
+    typealias Job = (ServerState) -> Void
+
+    // Guarded by `mutex`; `@unchecked Sendable` rests on that.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var jobs: [Job] = []
+    private var stopping = false
+    private var stopped = false
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    /// A pipe: the loop polls its read end, ``enqueue(_:)`` writes a byte.
+    private let wakeFD: Int32
+    private let wakeWriteFD: Int32
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+            }
+        } else {
+            ends = [-1, -1]
+        }
+        wakeFD = ends[0]
+        wakeWriteFD = ends[1]
+    }
+
+    deinit {
+        if wakeFD >= 0 { Glibc.close(wakeFD) }
+        if wakeWriteFD >= 0 { Glibc.close(wakeWriteFD) }
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Starts the loop around `state`, which the thread owns from then on;
+    /// `setup` runs first on the thread (it opens the connection), and the
+    /// loop runs only when it returns `true`.
+    func start(_ state: ServerState, setup: @escaping (ServerState) -> Bool) -> Bool {
+        guard wakeFD >= 0 else { return false }
+        final class Box {
+            let thread: ServerThread
+            let state: ServerState
+            let setup: (ServerState) -> Bool
+            init(_ thread: ServerThread, _ state: ServerState, _ setup: @escaping (ServerState) -> Bool) {
+                self.thread = thread
+                self.state = state
+                self.setup = setup
+            }
+        }
+        let context = Unmanaged.passRetained(Box(self, state, setup)).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            let box = Unmanaged<Box>.fromOpaque(argument).takeRetainedValue()
+            _ = sesame_name_current_thread("sesame-dbus")
+            if box.setup(box.state) {
+                box.thread.loop(box.state)
+            } else {
+                box.thread.finish(box.state)
+            }
+            return nil
+        }, context)
+        if created != 0 {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    /// Queues `job` for the bus thread; `false` when the thread has stopped.
+    @discardableResult
+    func enqueue(_ job: @escaping Job) -> Bool {
+        pthread_mutex_lock(mutex)
+        guard !stopping else {
+            pthread_mutex_unlock(mutex)
+            return false
+        }
+        jobs.append(job)
+        pthread_mutex_unlock(mutex)
+        wake()
+        return true
+    }
+
+    /// Runs `body` on the bus thread and returns its result; `nil` when stopped.
+    func run<T: Sendable>(_ body: @escaping @Sendable (ServerState) -> T) async -> T? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            let accepted = enqueue { state in continuation.resume(returning: body(state)) }
+            if !accepted { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// Stops the loop after the jobs already queued; the connection closes.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            pthread_mutex_lock(mutex)
+            if stopped {
+                pthread_mutex_unlock(mutex)
+                continuation.resume()
+                return
+            }
+            stopping = true
+            finishWaiters.append(continuation)
+            pthread_mutex_unlock(mutex)
+            wake()
+        }
+    }
+
+    private func wake() {
+        // A full pipe already holds a wake-up; the write may then fail harmlessly.
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeWriteFD, &one, 1)
+    }
+
+    private func loop(_ state: ServerState) {
+        var drained = [UInt8](repeating: 0, count: 64)
+        while true {
+            // Drained before the jobs are taken: a job queued after this
+            // leaves its byte, so the poll below returns at once.
+            while Glibc.read(wakeFD, &drained, drained.count) > 0 {}
+            pthread_mutex_lock(mutex)
+            let batch = jobs
+            jobs.removeAll()
+            let ending = stopping
+            pthread_mutex_unlock(mutex)
+            for job in batch { job(state) }
+            if ending { break }
+            if !state.pump() { break }
+            if state.wait(wakeFD: wakeFD) < 0 { break }
+        }
+        finish(state)
+    }
+
+    private func finish(_ state: ServerState) {
+        state.close()
+        pthread_mutex_lock(mutex)
+        stopping = true
+        stopped = true
+        let waiters = finishWaiters
+        finishWaiters.removeAll()
+        // Jobs queued after the end hold continuations: run them against the closed state.
+        let leftover = jobs
+        jobs.removeAll()
+        pthread_mutex_unlock(mutex)
+        for job in leftover { job(state) }
+        for waiter in waiters { waiter.resume() }
+    }
+}

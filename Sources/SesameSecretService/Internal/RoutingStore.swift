@@ -1,0 +1,108 @@
+import Sesame
+
+/// The store the server talks to: the `session` collection in process, and
+/// everything else the backing store's. A backing store never names a
+/// collection `session` (that one is refused there).
+struct RoutingStore: SecretServiceStore {
+    let backing: any SecretServiceStore
+    let session = SessionCollection()
+
+    private static func isSession(_ collection: String) -> Bool { collection == SessionCollection.id }
+
+    func collections() async throws -> [SecretServiceCollection] {
+        try await backing.collections().filter { !Self.isSession($0.id) } + [await session.collection]
+    }
+
+    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollection {
+        if let alias, Self.isSession(alias) { return await session.collection }
+        return try await backing.createCollection(label: label, alias: alias)
+    }
+
+    func deleteCollection(_ collection: String) async throws {
+        if Self.isSession(collection) { throw SecretServiceStoreError.failed("the session collection lasts as long as the server") }
+        try await backing.deleteCollection(collection)
+    }
+
+    func setCollectionLabel(_ collection: String, label: String) async throws {
+        if Self.isSession(collection) { throw SecretServiceStoreError.failed("the session collection cannot be renamed") }
+        try await backing.setCollectionLabel(collection, label: label)
+    }
+
+    func readAlias(_ alias: String) async throws -> String? {
+        if Self.isSession(alias) { return SessionCollection.id }
+        return try await backing.readAlias(alias)
+    }
+
+    func setAlias(_ alias: String, collection: String?) async throws {
+        if Self.isSession(alias) || collection.map(Self.isSession) == true {
+            throw SecretServiceStoreError.failed("the session alias names the session collection only")
+        }
+        try await backing.setAlias(alias, collection: collection)
+    }
+
+    func items(in collection: String) async throws -> [SecretServiceItem] {
+        if Self.isSession(collection) { return await session.items() }
+        return try await backing.items(in: collection)
+    }
+
+    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItem] {
+        if let collection, Self.isSession(collection) { return await session.search(attributes) }
+        let stored = try await backing.searchItems(attributes: attributes, in: collection).filter { !Self.isSession($0.id.collection) }
+        return collection == nil ? stored + (await session.search(attributes)) : stored
+    }
+
+    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItem {
+        if Self.isSession(item.collection) { return try await session.item(item) }
+        return try await backing.item(item)
+    }
+
+    func createItem(in collection: String, label: String, attributes: [String: String],
+                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItem {
+        if Self.isSession(collection) {
+            return await session.create(label: label, attributes: attributes, secret: secret, replacing: replacing)
+        }
+        return try await backing.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replacing)
+    }
+
+    func deleteItem(_ item: SecretServiceItemID) async throws {
+        if Self.isSession(item.collection) { return try await session.delete(item) }
+        try await backing.deleteItem(item)
+    }
+
+    func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
+        if Self.isSession(item.collection) { return try await session.secret(item) }
+        return try await backing.secret(of: item, for: caller)
+    }
+
+    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws {
+        if Self.isSession(item.collection) { return try await session.update(item, secret: secret) }
+        try await backing.setSecret(of: item, secret)
+    }
+
+    func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
+        if Self.isSession(item.collection) { return try await session.update(item, label: label) }
+        try await backing.setItemLabel(item, label: label)
+    }
+
+    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws {
+        if Self.isSession(item.collection) { return try await session.update(item, attributes: attributes) }
+        try await backing.setItemAttributes(item, attributes: attributes)
+    }
+
+    func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool {
+        if Self.isSession(item.collection) {
+            _ = try await session.item(item)
+            return false
+        }
+        return try await backing.needsAuthentication(item)
+    }
+
+    func authenticate(_ items: [SecretServiceItemID], reason: String) async throws {
+        let stored = items.filter { !Self.isSession($0.collection) }
+        if !stored.isEmpty { try await backing.authenticate(stored, reason: reason) }
+    }
+
+    func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID] {
+        try await backing.lock(items.filter { !Self.isSession($0.collection) })
+    }
+}

@@ -1,0 +1,20 @@
+/// Who is asking, as the bus reported it: for records and prompts, never a
+/// credential (the uid check happened before any call reaches the store).
+public struct SecretServiceCaller: Sendable, Hashable {
+    /// The caller's unique bus name (`:1.42`).
+    public var busName: String
+    /// Its pid as the bus knows it; 0 when unknown.
+    public var pid: Int32
+    /// Its executable from `/proc/<pid>/exe`, when readable.
+    public var executable: String?
+
+    /// - Parameters:
+    ///   - busName: Unique bus name.
+    ///   - pid: Process id, 0 when unknown.
+    ///   - executable: Path of its program.
+    public init(busName: String, pid: Int32, executable: String?) {
+        self.busName = busName
+        self.pid = pid
+        self.executable = executable
+    }
+}

@@ -1,0 +1,24 @@
+/// An item's metadata as the store describes it (never its secret).
+public struct SecretServiceItem: Sendable, Hashable {
+    public var id: SecretServiceItemID
+    public var label: String
+    public var attributes: [String: String]
+    /// Seconds since 1970.
+    public var created: UInt64
+    /// Seconds since 1970.
+    public var modified: UInt64
+
+    /// - Parameters:
+    ///   - id: Its collection and id.
+    ///   - label: Shown to people.
+    ///   - attributes: Searchable pairs.
+    ///   - created: Seconds since 1970.
+    ///   - modified: Seconds since 1970.
+    public init(id: SecretServiceItemID, label: String, attributes: [String: String], created: UInt64, modified: UInt64) {
+        self.id = id
+        self.label = label
+        self.attributes = attributes
+        self.created = created
+        self.modified = modified
+    }
+}

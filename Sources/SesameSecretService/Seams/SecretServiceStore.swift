@@ -1,0 +1,126 @@
+import Sesame
+
+/// Everything persistent the Secret Service server asks for: collections,
+/// aliases, items and their secrets, and the items' access control. The
+/// server holds no secret and no item of its own (the in-process `session`
+/// collection aside); an implementation adapts the vault (or, in tests,
+/// `InMemorySecretServiceStore` from SesameTesting).
+///
+/// Identifiers are the store's: collection and item ids appear in D-Bus object
+/// paths, so they must be non-empty and made of `[A-Za-z0-9_]` only; the server
+/// refuses any other (an item it cannot name does not exist for clients).
+/// The id and alias `session` are the server's own in-process collection:
+/// calls for it never reach the store.
+///
+/// Only ``authenticate(_:reason:)`` may prompt; every other call never prompts.
+public protocol SecretServiceStore: Sendable {
+    /// Every collection. Never prompts.
+    /// - Returns: The collections, in a stable order.
+    /// - Throws: ``SecretServiceStoreError``.
+    func collections() async throws -> [SecretServiceCollection]
+
+    /// Creates a collection.
+    /// - Parameters:
+    ///   - label: Shown to people; may be empty.
+    ///   - alias: An alias to point at it (`default`), or `nil`.
+    /// - Returns: The new collection.
+    /// - Throws: ``SecretServiceStoreError``.
+    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollection
+
+    /// Deletes a collection and its items. Never prompts.
+    /// - Parameter collection: Its id.
+    /// - Throws: ``SecretServiceStoreError/noSuchCollection(_:)``.
+    func deleteCollection(_ collection: String) async throws
+
+    /// Renames a collection. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchCollection(_:)``.
+    func setCollectionLabel(_ collection: String, label: String) async throws
+
+    /// The collection an alias points at. Never prompts.
+    /// - Parameter alias: e.g. `default`.
+    /// - Returns: Its collection id, or `nil` when the alias is not set.
+    /// - Throws: ``SecretServiceStoreError``.
+    func readAlias(_ alias: String) async throws -> String?
+
+    /// Points `alias` at `collection`, or removes it when `collection` is `nil`.
+    /// - Throws: ``SecretServiceStoreError/noSuchCollection(_:)``.
+    func setAlias(_ alias: String, collection: String?) async throws
+
+    /// The items of one collection. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchCollection(_:)``.
+    func items(in collection: String) async throws -> [SecretServiceItem]
+
+    /// The items whose attributes include every pair of `attributes` (all
+    /// items for an empty map). Never prompts.
+    /// - Parameters:
+    ///   - attributes: Exact matches, name to value.
+    ///   - collection: Only this collection's items, or every collection's.
+    /// - Throws: ``SecretServiceStoreError``.
+    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItem]
+
+    /// One item's metadata. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
+    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItem
+
+    /// Creates an item, or with `replacing` overwrites the item of that
+    /// collection with exactly these attributes.
+    /// - Parameters:
+    ///   - collection: Where.
+    ///   - label: Shown to people.
+    ///   - attributes: Searchable, not secret to the owner.
+    ///   - secret: The value and its content type.
+    ///   - replacing: Replace an item with the same attributes instead of adding one.
+    /// - Returns: The item created or replaced.
+    /// - Throws: ``SecretServiceStoreError``; ``SecretServiceStoreError/locked(_:)``
+    ///   when the item to replace needs authentication.
+    func createItem(in collection: String, label: String, attributes: [String: String],
+                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItem
+
+    /// Deletes an item. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
+    func deleteItem(_ item: SecretServiceItemID) async throws
+
+    /// An item's secret. Never prompts: an item that needs authentication
+    /// throws ``SecretServiceStoreError/locked(_:)`` until ``authenticate(_:reason:)``
+    /// succeeded for it.
+    /// - Parameters:
+    ///   - item: Which.
+    ///   - caller: Who asks (for the store's records; never a credential).
+    /// - Throws: ``SecretServiceStoreError``.
+    func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret
+
+    /// Replaces an item's secret. Never prompts.
+    /// - Throws: ``SecretServiceStoreError``, `.locked` as ``secret(of:for:)``.
+    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws
+
+    /// Renames an item. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
+    func setItemLabel(_ item: SecretServiceItemID, label: String) async throws
+
+    /// Replaces an item's attributes. Never prompts.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
+    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws
+
+    /// Whether reading the item needs its owner now: the Secret Service's
+    /// "Locked". Never prompts.
+    /// - Returns: `false` for an item whose access control needs nobody.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
+    func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool
+
+    /// Runs the items' access control (fingerprint, password…), after which
+    /// they no longer need authentication for as long as the store allows.
+    /// The one call that prompts.
+    /// - Parameters:
+    ///   - items: What the caller asked to unlock.
+    ///   - reason: Shown to the owner: the calling program and the items.
+    /// - Throws: `CancellationError` or ``SecretServiceStoreError/cancelled``
+    ///   when the owner or the caller gave up (the prompt completes
+    ///   dismissed); any other error also leaves the items locked.
+    func authenticate(_ items: [SecretServiceItemID], reason: String) async throws
+
+    /// Makes the items need authentication again, where their access control
+    /// asks for someone. Never prompts.
+    /// - Returns: The items that are now locked.
+    /// - Throws: ``SecretServiceStoreError``.
+    func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID]
+}
