@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Sesame
 #if os(Linux)
+import SesameLinux
 import SesameSecretService
 
 /// `sesame secret-service`: the freedesktop Secret Service on the session
@@ -27,12 +28,28 @@ struct SecretServiceCommand: AsyncParsableCommand {
     @Flag(help: "Take org.freedesktop.secrets from the provider that owns it, if it allows that.")
     var replace = false
 
+    @Option(help: ArgumentHelp(
+        "The access control of items that clients create: none, or --access flags joined by , (any one) or + (all).",
+        discussion: "Clients cannot ask for one; the owner chooses here. Default: none (items open whenever the vault is).",
+        valueName: "access"))
+    var defaultAccess = "none"
+
+    @Option(help: ArgumentHelp("How long one Unlock opens its items, in seconds (1-300).", valueName: "seconds"))
+    var unlockSeconds = 60
+
+    @OptionGroup var options: VaultOptions
+
+    func validate() throws {
+        guard (1...300).contains(unlockSeconds) else { throw ValidationError("--unlock-seconds must be between 1 and 300") }
+        _ = try Self.accessControl(defaultAccess)
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         guard let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
             throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
         }
-        let store = try Self.makeStore()
+        let store = try await makeStore(environment: environment)
         let server: SecretServiceServer
         do {
             server = try await SecretServiceServer.start(store: store, address: address, replace: replace)
@@ -45,14 +62,30 @@ struct SecretServiceCommand: AsyncParsableCommand {
         StandardError.write("sesame: secret-service stopped: \(reason)\n")
     }
 
-    /// The store the server runs on.
-    ///
-    /// TODO(lead): return the vault adapter (`SecretServiceStore` over the
-    /// account's vault, with the collection default access of
-    /// `--default-access`); until then the command fails closed.
-    static func makeStore() throws -> any SecretServiceStore {
-        throw CommandFailure(status: .notAvailable,
-                             message: "secret-service is not wired to the vault yet (TODO(lead): the vault's SecretServiceStore adapter)")
+    /// The account's vault as the server's store, with prompts that need no
+    /// terminal when there is none (askpass, and a desktop notification).
+    private func makeStore(environment: [String: String]) async throws -> any SecretServiceStore {
+        var machine = try options.machine()
+        if machine.authenticators.presenter == nil, !options.noInteraction {
+            machine.authenticators.presenter = AskpassPresenter(environment: environment)
+        }
+        if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
+            machine.authenticators.presenter = notifying
+        }
+        let vault = try await options.open(machine)
+        let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
+        return VaultSecretServiceStore(
+            vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds)
+        ) {
+            let context = AuthenticationContext(authenticators)
+            context.reuseDuration = reuse
+            context.interactionNotAllowed = noInteraction
+            return context
+        }
+    }
+
+    private static func accessControl(_ text: String) throws -> AccessControl {
+        text == "none" ? Vault.noAccessControl : try AccessArgument.parse(text)
     }
 }
 #endif

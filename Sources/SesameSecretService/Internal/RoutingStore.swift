@@ -9,11 +9,11 @@ struct RoutingStore: SecretServiceStore {
 
     private static func isSession(_ collection: String) -> Bool { collection == SessionCollection.id }
 
-    func collections() async throws -> [SecretServiceCollection] {
+    func collections() async throws -> [SecretServiceCollectionProperties] {
         try await backing.collections().filter { !Self.isSession($0.id) } + [await session.collection]
     }
 
-    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollection {
+    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollectionProperties {
         if let alias, Self.isSession(alias) { return await session.collection }
         return try await backing.createCollection(label: label, alias: alias)
     }
@@ -40,24 +40,24 @@ struct RoutingStore: SecretServiceStore {
         try await backing.setAlias(alias, collection: collection)
     }
 
-    func items(in collection: String) async throws -> [SecretServiceItem] {
+    func items(in collection: String) async throws -> [SecretServiceItemProperties] {
         if Self.isSession(collection) { return await session.items() }
         return try await backing.items(in: collection)
     }
 
-    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItem] {
+    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItemProperties] {
         if let collection, Self.isSession(collection) { return await session.search(attributes) }
         let stored = try await backing.searchItems(attributes: attributes, in: collection).filter { !Self.isSession($0.id.collection) }
         return collection == nil ? stored + (await session.search(attributes)) : stored
     }
 
-    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItem {
+    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties {
         if Self.isSession(item.collection) { return try await session.item(item) }
         return try await backing.item(item)
     }
 
     func createItem(in collection: String, label: String, attributes: [String: String],
-                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItem {
+                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties {
         if Self.isSession(collection) {
             return await session.create(label: label, attributes: attributes, secret: secret, replacing: replacing)
         }

@@ -12,7 +12,7 @@ actor SessionCollection {
     static let id = "session"
 
     private struct Entry {
-        var item: SecretServiceItem
+        var item: SecretServiceItemProperties
         var secret: SecretServiceSecret
     }
 
@@ -28,22 +28,22 @@ actor SessionCollection {
         return UInt64(max(0, spec.tv_sec))
     }
 
-    var collection: SecretServiceCollection {
-        SecretServiceCollection(id: Self.id, label: "Session", created: created, modified: modified)
+    var collection: SecretServiceCollectionProperties {
+        SecretServiceCollectionProperties(id: Self.id, label: "Session", created: created, modified: modified)
     }
 
-    func items() -> [SecretServiceItem] { order.compactMap { entries[$0]?.item } }
+    func items() -> [SecretServiceItemProperties] { order.compactMap { entries[$0]?.item } }
 
-    func search(_ attributes: [String: String]) -> [SecretServiceItem] {
+    func search(_ attributes: [String: String]) -> [SecretServiceItemProperties] {
         items().filter { item in attributes.allSatisfy { item.attributes[$0.key] == $0.value } }
     }
 
-    func item(_ id: SecretServiceItemID) throws -> SecretServiceItem {
+    func item(_ id: SecretServiceItemID) throws -> SecretServiceItemProperties {
         guard let entry = entries[id.item] else { throw SecretServiceStoreError.noSuchItem(id) }
         return entry.item
     }
 
-    func create(label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool) -> SecretServiceItem {
+    func create(label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool) -> SecretServiceItemProperties {
         let now = Self.now()
         modified = now
         if replacing, let existing = order.first(where: { entries[$0]?.item.attributes == attributes }), var entry = entries[existing] {
@@ -55,7 +55,7 @@ actor SessionCollection {
         }
         next += 1
         let id = SecretServiceItemID(collection: Self.id, item: "s\(next)")
-        let item = SecretServiceItem(id: id, label: label, attributes: attributes, created: now, modified: now)
+        let item = SecretServiceItemProperties(id: id, label: label, attributes: attributes, created: now, modified: now)
         entries[id.item] = Entry(item: item, secret: secret)
         order.append(id.item)
         return item

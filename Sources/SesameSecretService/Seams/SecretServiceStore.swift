@@ -17,7 +17,7 @@ public protocol SecretServiceStore: Sendable {
     /// Every collection. Never prompts.
     /// - Returns: The collections, in a stable order.
     /// - Throws: ``SecretServiceStoreError``.
-    func collections() async throws -> [SecretServiceCollection]
+    func collections() async throws -> [SecretServiceCollectionProperties]
 
     /// Creates a collection.
     /// - Parameters:
@@ -25,7 +25,7 @@ public protocol SecretServiceStore: Sendable {
     ///   - alias: An alias to point at it (`default`), or `nil`.
     /// - Returns: The new collection.
     /// - Throws: ``SecretServiceStoreError``.
-    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollection
+    func createCollection(label: String, alias: String?) async throws -> SecretServiceCollectionProperties
 
     /// Deletes a collection and its items. Never prompts.
     /// - Parameter collection: Its id.
@@ -48,7 +48,7 @@ public protocol SecretServiceStore: Sendable {
 
     /// The items of one collection. Never prompts.
     /// - Throws: ``SecretServiceStoreError/noSuchCollection(_:)``.
-    func items(in collection: String) async throws -> [SecretServiceItem]
+    func items(in collection: String) async throws -> [SecretServiceItemProperties]
 
     /// The items whose attributes include every pair of `attributes` (all
     /// items for an empty map). Never prompts.
@@ -56,11 +56,11 @@ public protocol SecretServiceStore: Sendable {
     ///   - attributes: Exact matches, name to value.
     ///   - collection: Only this collection's items, or every collection's.
     /// - Throws: ``SecretServiceStoreError``.
-    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItem]
+    func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItemProperties]
 
     /// One item's metadata. Never prompts.
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
-    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItem
+    func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties
 
     /// Creates an item, or with `replacing` overwrites the item of that
     /// collection with exactly these attributes.
@@ -74,7 +74,7 @@ public protocol SecretServiceStore: Sendable {
     /// - Throws: ``SecretServiceStoreError``; ``SecretServiceStoreError/locked(_:)``
     ///   when the item to replace needs authentication.
     func createItem(in collection: String, label: String, attributes: [String: String],
-                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItem
+                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties
 
     /// Deletes an item. Never prompts.
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.

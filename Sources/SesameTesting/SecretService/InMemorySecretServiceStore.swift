@@ -24,13 +24,13 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     }
 
     private struct Entry {
-        var item: SecretServiceItem
+        var item: SecretServiceItemProperties
         var secret: SecretServiceSecret
         var needsOwner: Bool
         var unlocked: Bool
     }
 
-    private var collectionList: [SecretServiceCollection]
+    private var collectionList: [SecretServiceCollectionProperties]
     private var aliases: [String: String] = ["default": "login"]
     private var entries: [SecretServiceItemID: Entry] = [:]
     private var order: [SecretServiceItemID] = []
@@ -49,7 +49,7 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     public private(set) var readers: [SecretServiceCaller] = []
 
     public init() {
-        collectionList = [SecretServiceCollection(id: "login", label: "Login", created: 1_700_000_000, modified: 1_700_000_000)]
+        collectionList = [SecretServiceCollectionProperties(id: "login", label: "Login", created: 1_700_000_000, modified: 1_700_000_000)]
     }
 
     /// - Parameter value: Whether items created from now on need authentication.
@@ -70,12 +70,12 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         return clock
     }
 
-    public func collections() async throws -> [SecretServiceCollection] { collectionList }
+    public func collections() async throws -> [SecretServiceCollectionProperties] { collectionList }
 
-    public func createCollection(label: String, alias: String?) async throws -> SecretServiceCollection {
+    public func createCollection(label: String, alias: String?) async throws -> SecretServiceCollectionProperties {
         nextID += 1
         let now = tick()
-        let collection = SecretServiceCollection(id: "c\(nextID)", label: label, created: now, modified: now)
+        let collection = SecretServiceCollectionProperties(id: "c\(nextID)", label: label, created: now, modified: now)
         collectionList.append(collection)
         if let alias { aliases[alias] = collection.id }
         return collection
@@ -102,12 +102,12 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         aliases[alias] = collection
     }
 
-    public func items(in collection: String) async throws -> [SecretServiceItem] {
+    public func items(in collection: String) async throws -> [SecretServiceItemProperties] {
         try requireCollection(collection)
         return order.filter { $0.collection == collection }.compactMap { entries[$0]?.item }
     }
 
-    public func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItem] {
+    public func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItemProperties] {
         if let collection { try requireCollection(collection) }
         return order.compactMap { entries[$0]?.item }.filter { item in
             (collection == nil || item.id.collection == collection)
@@ -115,13 +115,13 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         }
     }
 
-    public func item(_ item: SecretServiceItemID) async throws -> SecretServiceItem {
+    public func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties {
         guard let entry = entries[item] else { throw SecretServiceStoreError.noSuchItem(item) }
         return entry.item
     }
 
     public func createItem(in collection: String, label: String, attributes: [String: String],
-                           secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItem {
+                           secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties {
         try requireCollection(collection)
         let now = tick()
         if replacing, let existing = order.first(where: { $0.collection == collection && entries[$0]?.item.attributes == attributes }),
@@ -135,7 +135,7 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         }
         nextID += 1
         let id = SecretServiceItemID(collection: collection, item: "i\(nextID)")
-        let item = SecretServiceItem(id: id, label: label, attributes: attributes, created: now, modified: now)
+        let item = SecretServiceItemProperties(id: id, label: label, attributes: attributes, created: now, modified: now)
         entries[id] = Entry(item: item, secret: secret, needsOwner: newItemsNeedAuthentication, unlocked: false)
         order.append(id)
         return item

@@ -1,5 +1,5 @@
 /// A collection as the store describes it.
-public struct SecretServiceCollection: Sendable, Hashable {
+public struct SecretServiceCollectionProperties: Sendable, Hashable {
     /// Path-safe (`[A-Za-z0-9_]+`).
     public var id: String
     public var label: String

@@ -1,5 +1,6 @@
-/// An item's metadata as the store describes it (never its secret).
-public struct SecretServiceItem: Sendable, Hashable {
+/// An item's D-Bus properties as the store describes them (never its secret);
+/// the vault's own description is `Sesame.SecretServiceItem`.
+public struct SecretServiceItemProperties: Sendable, Hashable {
     public var id: SecretServiceItemID
     public var label: String
     public var attributes: [String: String]

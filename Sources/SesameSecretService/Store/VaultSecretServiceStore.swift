@@ -1,0 +1,230 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// The vault as the Secret Service's store (SPEC D10): collections, aliases
+/// and items are the vault's own Secret Service view, so what libsecret
+/// stores `sesame ls` and `sesame get` see, sealed as every item is (D9).
+///
+/// **Locked.** An item is locked while its access control is not satisfied
+/// on the store's current authentication context. ``authenticate(_:reason:)``
+/// (a client's `Prompt`) runs the items' access controls on a new context,
+/// which then stays current for `unlockDuration` (at most 300 s, the reuse
+/// window's bound, SPEC A6/F): the burst of reads that follows an `Unlock`
+/// needs no second touch, and after it every protected item is locked again.
+/// ``lock(_:)`` ends it at once. The context is the server's, not the
+/// calling program's: while it is current, every program of the owner that
+/// may talk to the server reads what one `Unlock` opened (as with
+/// gnome-keyring's unlocked collection, but for minutes, not a login).
+public actor VaultSecretServiceStore: SecretServiceStore {
+    private let vault: Vault
+    private let defaultAccessControl: AccessControl
+    private let unlockDuration: Duration
+    private let makeContext: @Sendable () -> AuthenticationContext
+    private var unlocked: (context: AuthenticationContext, until: ContinuousClock.Instant)?
+
+    /// The longest an `Unlock` lasts: the reuse window's bound (SPEC F).
+    public static let maximumUnlockDuration = Duration.seconds(300)
+
+    /// - Parameters:
+    ///   - vault: An open vault.
+    ///   - defaultAccessControl: What `CreateItem` gives a new item: the
+    ///     Secret Service has no way for a client to ask for one, so the
+    ///     owner chooses (`sesame secret-service --default-access`).
+    ///   - unlockDuration: How long an `Unlock` opens its items; clamped
+    ///     to 1 s … ``maximumUnlockDuration``.
+    ///   - makeContext: A new authentication context whose presenter shows
+    ///     the prompts (pinentry, a notification, a terminal).
+    public init(
+        vault: Vault, defaultAccessControl: AccessControl, unlockDuration: Duration = .seconds(60),
+        makeContext: @escaping @Sendable () -> AuthenticationContext
+    ) {
+        self.vault = vault
+        self.defaultAccessControl = defaultAccessControl
+        self.unlockDuration = min(max(unlockDuration, .seconds(1)), Self.maximumUnlockDuration)
+        self.makeContext = makeContext
+    }
+
+    // MARK: Collections and aliases
+
+    public func collections() async throws -> [SecretServiceCollectionProperties] {
+        try await mapping { () async throws(VaultError) in try await vault.collections().map(Self.properties) }
+    }
+
+    public func createCollection(label: String, alias: String?) async throws -> SecretServiceCollectionProperties {
+        try await mapping { () async throws(VaultError) in Self.properties(try await vault.createCollection(label: label, alias: alias)) }
+    }
+
+    public func deleteCollection(_ collection: String) async throws {
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.deleteCollection(collection) }
+    }
+
+    public func setCollectionLabel(_ collection: String, label: String) async throws {
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.setCollectionLabel(label, of: collection) }
+    }
+
+    public func readAlias(_ alias: String) async throws -> String? {
+        try await mapping { () async throws(VaultError) in try await vault.alias(named: alias) }
+    }
+
+    public func setAlias(_ alias: String, collection: String?) async throws {
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.setAlias(alias, to: collection) }
+    }
+
+    // MARK: Items
+
+    public func items(in collection: String) async throws -> [SecretServiceItemProperties] {
+        try await mapping(collection: collection) { () async throws(VaultError) in
+            _ = try await vault.collection(collection)
+            return try await vault.items(inCollection: collection).map(Self.properties)
+        }
+    }
+
+    public func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItemProperties] {
+        try await mapping(collection: collection) { () async throws(VaultError) in
+            try await vault.searchItems(attributes: attributes, inCollection: collection).map(Self.properties)
+        }
+    }
+
+    public func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties {
+        try await mapping(item: item) { () async throws(VaultError) in
+            Self.properties(try await vault.item(item.item, inCollection: item.collection))
+        }
+    }
+
+    public func createItem(
+        in collection: String, label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool
+    ) async throws -> SecretServiceItemProperties {
+        let context = currentContext()
+        return try await mapping(collection: collection) { () async throws(VaultError) in
+            Self.properties(try await vault.createItem(
+                in: collection, label: label, attributes: attributes, contentType: secret.contentType, value: secret.value,
+                accessControl: defaultAccessControl, replacing: replacing, context: context))
+        }
+    }
+
+    public func deleteItem(_ item: SecretServiceItemID) async throws {
+        try await mapping(item: item) { () async throws(VaultError) in try await vault.deleteItem(item.item, inCollection: item.collection) }
+    }
+
+    public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
+        // Never prompts: a locked item is refused here, and opened only by a Prompt.
+        guard try await !needsAuthentication(item) else { throw SecretServiceStoreError.locked(item) }
+        let context = currentContext()
+        return try await mapping(item: item) { () async throws(VaultError) in
+            let description = try await vault.item(item.item, inCollection: item.collection)
+            let value = try await vault.secret(
+                ofItem: item.item, inCollection: item.collection,
+                operationPrompt: "Read \"\(description.label)\" for \(caller.executable ?? caller.busName)", context: context)
+            return SecretServiceSecret(value: value, contentType: description.contentType)
+        }
+    }
+
+    public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws {
+        guard try await !needsAuthentication(item) else { throw SecretServiceStoreError.locked(item) }
+        let context = currentContext()
+        try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.setSecret(secret.value, ofItem: item.item, inCollection: item.collection,
+                                      operationPrompt: "Change a Secret Service item", context: context)
+        }
+    }
+
+    public func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
+        try await mapping(item: item) { () async throws(VaultError) in try await vault.setItemLabel(label, ofItem: item.item, inCollection: item.collection) }
+    }
+
+    public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws {
+        try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.setItemAttributes(attributes, ofItem: item.item, inCollection: item.collection)
+        }
+    }
+
+    // MARK: Locked
+
+    public func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool {
+        let context = currentContext()
+        return try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
+        }
+    }
+
+    public func authenticate(_ items: [SecretServiceItemID], reason: String) async throws {
+        // A new context for each Unlock: what it authorises lasts unlockDuration, no longer.
+        let context = makeContext()
+        var controls: [AccessControl] = []
+        for item in items {
+            let control = try await mapping(item: item) { () async throws(VaultError) in
+                try await vault.item(item.item, inCollection: item.collection).accessControl
+            }
+            if !control.userFactors.isEmpty, !controls.contains(control) { controls.append(control) }
+        }
+        for control in controls {
+            do {
+                try await context.evaluateAccessControl(control, operation: .useItem, localizedReason: reason)
+            } catch {
+                switch error.code {
+                case .userCancel, .appCancel, .systemCancel: throw SecretServiceStoreError.cancelled
+                default: throw SecretServiceStoreError.failed(error.message)
+                }
+            }
+        }
+        unlocked = (context, .now + unlockDuration)
+    }
+
+    public func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID] {
+        unlocked?.context.invalidate()
+        unlocked = nil
+        var locked: [SecretServiceItemID] = []
+        for item in items where try await needsAuthentication(item) { locked.append(item) }
+        return locked
+    }
+
+    // MARK: Helpers
+
+    /// The context of the last Unlock while it lasts, else a new one.
+    private func currentContext() -> AuthenticationContext {
+        if let unlocked, ContinuousClock.now < unlocked.until { return unlocked.context }
+        unlocked?.context.invalidate()
+        unlocked = nil
+        return makeContext()
+    }
+
+    private static func properties(_ collection: Sesame.SecretServiceCollection) -> SecretServiceCollectionProperties {
+        SecretServiceCollectionProperties(
+            id: collection.id, label: collection.label,
+            created: seconds(collection.created), modified: seconds(collection.modified))
+    }
+
+    private static func properties(_ item: Sesame.SecretServiceItem) -> SecretServiceItemProperties {
+        SecretServiceItemProperties(
+            id: SecretServiceItemID(collection: item.collection, item: item.id), label: item.label, attributes: item.attributes,
+            created: seconds(item.created), modified: seconds(item.modified))
+    }
+
+    private static func seconds(_ date: Date) -> UInt64 {
+        let value = date.timeIntervalSince1970
+        return value.isFinite && value > 0 ? UInt64(value) : 0
+    }
+
+    /// Runs a vault call, turning its errors into the seam's.
+    private func mapping<Value: Sendable>(
+        collection: String? = nil, item: SecretServiceItemID? = nil, _ body: () async throws(VaultError) -> Value
+    ) async throws -> Value {
+        do {
+            return try await body()
+        } catch {
+            switch error.status {
+            case .itemNotFound:
+                if let item { throw SecretServiceStoreError.noSuchItem(item) }
+                if let collection { throw SecretServiceStoreError.noSuchCollection(collection) }
+                throw SecretServiceStoreError.failed(error.message)
+            case .userCanceled: throw SecretServiceStoreError.cancelled
+            case .interactionNotAllowed: throw item.map(SecretServiceStoreError.locked) ?? SecretServiceStoreError.failed(error.message)
+            default: throw SecretServiceStoreError.failed(error.message)
+            }
+        }
+    }
+}

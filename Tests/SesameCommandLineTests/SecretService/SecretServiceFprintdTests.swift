@@ -1,0 +1,76 @@
+#if os(Linux)
+import Foundation
+import SesameTesting
+import Testing
+
+/// `sesame secret-service --default-access biometry-any` against the real
+/// fprintd (virtual reader) and libsecret's `secret-tool`: a locked item
+/// opens after the owner's scan through Unlock and its Prompt, and not after
+/// strangers' scans (SPEC D1, D3, D10). The server runs in a terminal so the
+/// test sees its prompt.
+@Suite(
+    "sesame secret-service: a finger for a locked item, real fprintd",
+    .serialized,
+    .timeLimit(.minutes(3)),
+    .enabled(if: FprintdHarness.missingComponents.isEmpty && PrivateSessionBus.missingComponents.isEmpty
+             && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+             && FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool"),
+             "needs fprintd, dbus-daemon, python3-dbusmock, util-linux's script and libsecret-tools")
+)
+struct SecretServiceFprintdTests {
+    @Test("D10: secret-tool lookup of a biometry-any item opens after a matching scan, not after three strangers'; it stays closed without one")
+    func lookupNeedsTheFinger() async throws {
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let place = try VaultHome(systemBus: harness.systemBusAddress)
+        defer { place.remove() }
+        try await place.createVault()
+        let bus = try await PrivateSessionBus.start()
+        defer { bus.stop() }
+
+        var environment = place.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let server = try TerminalSession(
+            arguments: ["secret-service", "--default-access", "biometry-any", "--unlock-seconds", "1"], environment: environment)
+        defer { server.process.terminate() }
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = try await Self.secretTool(bus, ["lookup", "sesame-probe", "1"]).output.isEmpty
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(ready, "sesame secret-service did not start: \(server.text)")
+
+        // Storing needs no finger (the keychain's add never prompts, SPEC D2).
+        let stored = try await Self.secretTool(bus, ["store", "--label=Mail", "service", "mail-example"], input: "owner's value")
+        #expect(stored.status == 0, "\(stored.output)")
+
+        async let opened = Self.secretTool(bus, ["lookup", "service", "mail-example"])
+        try await server.waitUntilScanning(harness)
+        #expect(server.text.contains("secret-tool"), "the prompt names the calling program: \(server.text)")
+        try await harness.scan("owner")
+        let lookup = try await opened
+        #expect(lookup.status == 0, "\(lookup.output)")
+        #expect(lookup.output == "owner's value")
+
+        // After the unlock lasts (1 s), the item is locked again; strangers open nothing.
+        try await Task.sleep(for: .milliseconds(1500))
+        async let refused = Self.secretTool(bus, ["lookup", "service", "mail-example"])
+        for _ in 0..<3 {
+            try await server.waitUntilScanning(harness)
+            try await harness.scan("stranger")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let denied = try await refused
+        #expect(denied.status != 0, "a stranger's finger opened the item: \(denied.output)")
+        #expect(!denied.output.contains("owner's value"))
+    }
+
+    private static func secretTool(_ bus: PrivateSessionBus, _ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
+        guard let input else { return try await bus.run("/usr/bin/secret-tool", arguments) }
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await bus.run("/bin/sh", ["-c", "printf %s \"$SESAME_TEST_INPUT\" | /usr/bin/secret-tool \(quoted)"],
+                                 environment: ["SESAME_TEST_INPUT": input])
+    }
+}
+#endif
