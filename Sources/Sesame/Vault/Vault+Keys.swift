@@ -36,7 +36,7 @@ extension Vault {
         accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) -> VaultKey {
-        try await storeKey(PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+        try await storeKey(try PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
                            accessibility: accessibility, accessControl: accessControl, context: context)
     }
 

@@ -17,7 +17,7 @@ struct KeyCreateCommand: AsyncParsableCommand {
     @OptionGroup var options: VaultOptions
     @OptionGroup var protection: KeyProtectionOptions
 
-    @Option(help: "ed25519 or p256 to sign; x25519 or p256-agreement to decrypt and agree on secrets.")
+    @Option(help: "ed25519, p256, p384, p521, rsa-2048, rsa-3072 or rsa-4096 to sign; x25519 or p256-agreement to decrypt and agree on secrets.")
     var algorithm: AlgorithmArgument
 
     func run() async throws {
