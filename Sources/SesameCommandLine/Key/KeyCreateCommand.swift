@@ -30,7 +30,8 @@ struct KeyCreateCommand: AsyncParsableCommand {
             let created: VaultKey
             do {
                 created = try await vault.createKey(service: key.service, name: key.name, algorithm: algorithm.value, label: protection.label,
-                                                    accessibility: protection.accessibility.value, accessControl: control, context: context)
+                                                    accessibility: protection.accessibility.value, accessControl: control,
+                                                    constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }

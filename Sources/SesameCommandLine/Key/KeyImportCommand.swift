@@ -41,7 +41,8 @@ struct KeyImportCommand: AsyncParsableCommand {
             let imported: VaultKey
             do {
                 imported = try await vault.importKey(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
-                                                     label: protection.label, accessibility: protection.accessibility.value, accessControl: control, context: context)
+                                                     label: protection.label, accessibility: protection.accessibility.value, accessControl: control,
+                                                     constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }

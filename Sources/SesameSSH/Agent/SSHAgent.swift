@@ -107,7 +107,10 @@ public final class SSHAgent: Sendable {
         switch request {
         case .requestIdentities:
             guard !lock.isLocked else { return .identities([]) }
-            return .identities(try await servedKeys().map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
+            // A key that refuses forwarded use is not even listed to a forwarded agent, as OpenSSH hides keys a hop may not use.
+            let forwarded = connection.isForwarded
+            return .identities(try await servedKeys().filter { !(forwarded && $0.key.constraints.refusesForwarding) }
+                .map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
         case .sign(let keyBlob, let data, let flags):
             return try await sign(data, keyBlob: keyBlob, flags: flags, on: connection)
         case .addIdentity(let key, let comment, let constraints):
@@ -128,8 +131,7 @@ public final class SSHAgent: Sendable {
         case .sessionBind(let hostKey, let sessionIdentifier, let signature, let isForwarding):
             guard let key = SSHSignature.publicKey(fromBlob: hostKey),
                   SSHSignature.verify(signature, of: sessionIdentifier, by: key) else { return .failure }
-            connection.bind(hostKey: key, forwarded: isForwarding)
-            return .success
+            return connection.bind(hostKey: key, forwarded: isForwarding) ? .success : .failure
         case .unsupportedKey(_, let reason):
             throw Refusal(reason: "ssh-add: " + reason)
         case .unknownExtension, .unsupported:
@@ -156,12 +158,16 @@ public final class SSHAgent: Sendable {
         let key = served.key
         // Checked before anyone is asked: a signature that would be refused needs no finger.
         let rsaScheme = try Self.rsaScheme(for: key, flags: flags)
+        if key.constraints.refusesForwarding && connection.isForwarded {
+            throw Refusal(reason: "\(key.label ?? key.name) refuses forwarded use (--no-forwarding); this request came through a forwarded agent, "
+                          + Self.chain(connection.hopChain))
+        }
         await prompts.acquire()
         defer { Task { await prompts.release() } }
         let context = makeContext()
         guard connection.begin(context) else { return .failure }
         defer { connection.end() }
-        let reason = Self.reason(for: data, key: key, host: connection.boundHostKey)
+        let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded)
         // The key's stored constraints (confirmation, lifetime) are enforced by the vault (SPEC D8).
         if let rsaScheme {
             let signature = try await vault.sign(data, withKey: key.name, service: key.service, rsaScheme: rsaScheme, operationPrompt: reason, context: context)
@@ -187,12 +193,19 @@ public final class SSHAgent: Sendable {
         let reason: String
     }
 
-    /// What the prompt says: which key, and the host when the session is bound.
-    static func reason(for data: [UInt8], key: VaultKey, host: PublicKey?) -> String {
-        let name = key.label ?? key.name
-        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" }
-        if let host { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" }
-        return "SSH: sign with \(name)"
+    /// What the prompt says: which key, the host when the session is bound,
+    /// and through a forwarded agent the hops it was asked through.
+    static func reason(for data: [UInt8], key: VaultKey, hops: [PublicKey], forwarded: Bool) -> String {
+        let name = (key.label ?? key.name).escapingControlCharacters()
+        let through = forwarded ? ", asked through a forwarded agent (\(chain(hops)))" : ""
+        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" + through }
+        if let host = hops.last { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" + through }
+        return "SSH: sign with \(name)" + through
+    }
+
+    /// The hop chain for people: each bound host's key fingerprint, first hop first.
+    static func chain(_ hops: [PublicKey]) -> String {
+        hops.isEmpty ? "no bound host" : "hosts " + hops.map(\.fingerprint).joined(separator: " → ")
     }
 
     private func add(_ key: SSHAgentKey, comment: String, constraints: [SSHAgentConstraint]) async throws -> SSHAgentResponse {

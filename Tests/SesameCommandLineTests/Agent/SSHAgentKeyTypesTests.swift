@@ -149,13 +149,13 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"), arguments: ["--add-access", "none"])
         defer { agent.stop() }
         let openSSHSocket = place.file("openssh-agent.sock")
-        let openSSH = Process()
-        openSSH.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-agent")
-        openSSH.arguments = ["-D", "-a", openSSHSocket]
-        openSSH.standardOutput = FileHandle.nullDevice
-        openSSH.standardError = FileHandle.nullDevice
-        try openSSH.run()
-        defer { openSSH.terminate(); openSSH.waitUntilExit() }
+        // OpenSSH's agent detaches (a child of the test process stalls Foundation's reaping, see SSHAgentLoginTests) and is killed by its pid.
+        // Its output goes to a file: the daemon would hold a pipe open, and the test would wait for its end forever.
+        let started = try await run("/bin/sh", ["-c", "/usr/bin/ssh-agent -s -a '\(openSSHSocket)' > '\(place.file("openssh-agent.env"))' 2>/dev/null"])
+        let environment = try String(contentsOfFile: place.file("openssh-agent.env"), encoding: .utf8)
+        let pid = try #require(environment.split(separator: ";").first { $0.hasPrefix("SSH_AGENT_PID=") }.flatMap { Int32($0.dropFirst(14)) },
+                               "\(environment) \(started.stderr)")
+        defer { kill(pid, SIGTERM) }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: openSSHSocket) { try await Task.sleep(for: .milliseconds(25)) }
         let lines = try await addAll(agent, also: openSSHSocket)
         let theirs = place.environment.merging(["SSH_AUTH_SOCK": openSSHSocket]) { $1 }
