@@ -43,7 +43,7 @@ public enum SSHSignature {
     /// string signature` (RFC 8332 §3), the signature as long as the modulus.
     ///
     /// - Parameters:
-    ///   - rsaScheme: ``RSASignatureScheme/pkcs1SHA256`` or ``RSASignatureScheme/pkcs1SHA512``.
+    ///   - rsaScheme: `RSASignatureScheme.pkcs1SHA256` or `.pkcs1SHA512`.
     ///   - signature: What the vault's RSA signing returned.
     /// - Returns: The SSH signature blob.
     /// - Throws: `VaultError` `invalidArgument` for PSS, which SSH has no name for.
