@@ -21,7 +21,8 @@ def write(name, body):
 
 tmp = tempfile.mkdtemp()
 keys = {}
-for name, args in [("ed25519", ["-t", "ed25519"]), ("ecdsa", ["-t", "ecdsa", "-b", "256"])]:
+for name, args in [("ed25519", ["-t", "ed25519"]), ("ecdsa", ["-t", "ecdsa", "-b", "256"]), ("ecdsa384", ["-t", "ecdsa", "-b", "384"]),
+                   ("ecdsa521", ["-t", "ecdsa", "-b", "521"]), ("rsa2048", ["-t", "rsa", "-b", "2048"])]:
     path = os.path.join(tmp, name)
     subprocess.run(["ssh-keygen", *args, "-N", "", "-q", "-C", f"corpus {name}", "-f", path], check=True)
     keys[name] = path
@@ -53,12 +54,22 @@ def run(*cmd):
     subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True)
 run("ssh-add", keys["ed25519"])
 run("ssh-add", "-t", "3600", "-c", keys["ecdsa"])
+run("ssh-add", keys["ecdsa384"])
+run("ssh-add", keys["ecdsa521"])
+run("ssh-add", keys["rsa2048"])
+# A destination constraint (ssh-add -h) as OpenSSH sends it: a host named in
+# a private known_hosts file, with a throw-away host key.
+subprocess.run(["ssh-keygen", "-t", "ed25519", "-N", "", "-q", "-f", os.path.join(tmp, "host")], check=True)
+known_hosts = os.path.join(tmp, "known_hosts")
+open(known_hosts, "w").write("example.test " + open(os.path.join(tmp, "host.pub")).read())
+run("ssh-add", "-H", known_hosts, "-h", "example.test", "-h", "user@example.test", keys["ed25519"])
 run("ssh-add", "-l")
 run("ssh-add", "-d", keys["ed25519"] + ".pub")
 run("ssh-add", "-D")
 message = os.path.join(tmp, "message")
 open(message, "w").write("signed by the agent\n")
 run("ssh-keygen", "-Y", "sign", "-n", "file", "-f", keys["ed25519"] + ".pub", message)
+write("13-sign-rsa-sha2-512", b"\x0d" + s(s("ssh-rsa") + s(b"\x01\x00\x01") + s(b"\x00" + bytes([0xc5]) * 256)) + s(b"data") + struct.pack(">I", 4))
 seen = {}
 for body in captured:
     kind = body[0]
@@ -77,4 +88,5 @@ write("25-extension-constraint", b"\x19" + s("ssh-ed25519") + s(bytes(32)) + s(b
 write("27-session-bind", b"\x1b" + s("session-bind@openssh.com") + s(host_key) + s(bytes(32)) + s(s("ssh-ed25519") + s(bytes(64))) + b"\x00")
 write("27-query", b"\x1b" + s("query"))
 write("17-rsa-unsupported", b"\x11" + s("ssh-rsa") + s(b"\x01\x00\x01") + s(b"\x00\xc5"))
+write("17-sk-unsupported", b"\x11" + s("sk-ssh-ed25519@openssh.com") + s(bytes(32)) + s("ssh:") + b"\x01" + s(b"") + s(b"") + s("c"))
 print(f"{len(os.listdir(out))} files in {out}; captured types {sorted(seen)}")

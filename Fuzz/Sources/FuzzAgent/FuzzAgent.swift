@@ -24,8 +24,8 @@ public func fuzzAgent(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do throws(SSHAgentProtocolError) {
         switch try SSHAgentRequest.parse(body) {
         case .addIdentity(let key, _, _):
-            precondition(key.privateKey.count == 32 && key.publicKey.algorithm == key.algorithm)
-            precondition([KeyAlgorithm.ed25519, .p256].contains(key.algorithm))
+            precondition(key.publicKey.algorithm == key.algorithm && key.algorithm.purpose == .signing)
+            precondition(key.algorithm.rsaBits != nil || key.privateKey.count == [KeyAlgorithm.p384: 48, .p521: 66][key.algorithm, default: 32])
         case .sign(let blob, _, _):
             _ = SSHSignature.publicKey(fromBlob: blob)
         case .removeIdentity(let blob):

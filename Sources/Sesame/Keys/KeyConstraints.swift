@@ -21,6 +21,12 @@ public struct KeyConstraints: Sendable, Hashable {
     /// owner prompt, never satisfied by a reuse window or an authorisation
     /// made ahead of time).
     public var confirmEachUse: Bool
+    /// Whether an SSH agent must refuse the key to a forwarded connection
+    /// (`ssh -A`: a remote host asking through the forwarded agent), and
+    /// leave it out of such a connection's listing (issue 26). Enforced by
+    /// `SesameSSH`'s agent, the only place a forwarding can be seen; a use
+    /// through the vault itself is never forwarded.
+    public var refusesForwarding: Bool
 
     /// No constraint: the key lives until deleted and its access control alone decides.
     public static let none = KeyConstraints()
@@ -28,13 +34,15 @@ public struct KeyConstraints: Sendable, Hashable {
     /// - Parameters:
     ///   - expires: When the key stops existing; `nil` for never.
     ///   - confirmEachUse: Whether every use asks the owner.
-    public init(expires: Date? = nil, confirmEachUse: Bool = false) {
+    ///   - refusesForwarding: Whether forwarded agent connections may not use it.
+    public init(expires: Date? = nil, confirmEachUse: Bool = false, refusesForwarding: Bool = false) {
         self.expires = expires
         self.confirmEachUse = confirmEachUse
+        self.refusesForwarding = refusesForwarding
     }
 
     /// Whether there is no constraint at all.
-    public var isEmpty: Bool { expires == nil && !confirmEachUse }
+    public var isEmpty: Bool { expires == nil && !confirmEachUse && !refusesForwarding }
 
     /// Whether the lifetime has ended at `date`.
     ///
@@ -53,6 +61,7 @@ public struct KeyConstraints: Sendable, Hashable {
         case let (mine?, theirs?): min(mine, theirs)
         case let (mine, theirs): mine ?? theirs
         }
-        return KeyConstraints(expires: expiry, confirmEachUse: confirmEachUse || other.confirmEachUse)
+        return KeyConstraints(expires: expiry, confirmEachUse: confirmEachUse || other.confirmEachUse,
+                              refusesForwarding: refusesForwarding || other.refusesForwarding)
     }
 }

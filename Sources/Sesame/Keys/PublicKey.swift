@@ -16,7 +16,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     /// The algorithm of the key pair.
     public let algorithm: KeyAlgorithm
     /// Ed25519, X25519: the 32-byte key. P-256: the 65-byte uncompressed
-    /// X9.63 point (`04 ‖ X ‖ Y`), as `SecKeyCopyExternalRepresentation` gives.
+    /// X9.63 point (`04 ‖ X ‖ Y`), as `SecKeyCopyExternalRepresentation` gives;
+    /// P-384 and P-521 alike (97 and 133 bytes). RSA: the PKCS#1
+    /// `RSAPublicKey` DER (modulus and public exponent).
     public let rawRepresentation: [UInt8]
 
     /// A public key from its raw bytes.
@@ -32,6 +34,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         case .ed25519: (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes)) != nil
         case .x25519: (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: bytes)) != nil
         case .p256, .p256Agreement: bytes.count == 65 && (try? P256.Signing.PublicKey(x963Representation: bytes)) != nil
+        case .p384: bytes.count == 97 && (try? P384.Signing.PublicKey(x963Representation: bytes)) != nil
+        case .p521: bytes.count == 133 && (try? P521.Signing.PublicKey(x963Representation: bytes)) != nil
+        case .rsa2048, .rsa3072, .rsa4096: RSAKeys.publicKey(algorithm, raw: bytes) != nil
         }
         guard valid else { throw VaultError(.invalidArgument, "These \(bytes.count) bytes are not a valid \(algorithm) public key") }
         self.algorithm = algorithm
@@ -53,9 +58,14 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
             else if let key = try? Curve25519.KeyAgreement.PublicKey(derRepresentation: der) { (.x25519, Array(key.rawRepresentation)) }
             else if let key = try? P256.Signing.PublicKey(derRepresentation: der) {
                 (purpose == .signing ? .p256 : .p256Agreement, Array(key.x963Representation))
+            }
+            else if let key = try? P384.Signing.PublicKey(derRepresentation: der) { (.p384, Array(key.x963Representation)) }
+            else if let key = try? P521.Signing.PublicKey(derRepresentation: der) { (.p521, Array(key.x963Representation)) }
+            else if let key = try? _RSA.Signing.PublicKey(derRepresentation: der), let algorithm = KeyAlgorithm.rsa(bits: key.keySizeInBits) {
+                (algorithm, Array(key.pkcs1DERRepresentation))
             } else { nil }
         guard let (algorithm, raw) = parsed else {
-            throw VaultError(.invalidArgument, "Not an Ed25519, X25519 or P-256 public key (SubjectPublicKeyInfo)")
+            throw VaultError(.invalidArgument, "Not an Ed25519, X25519, P-256, P-384, P-521 or RSA (2048, 3072, 4096 bits) public key (SubjectPublicKeyInfo)")
         }
         guard algorithm.purpose == purpose else {
             throw VaultError(.invalidArgument, "This is an \(algorithm) public key; a key for \(purpose == .signing ? "signing" : "key agreement") is needed")
@@ -83,6 +93,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         case .ed25519: Array((try! Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
         case .x25519: Array((try! Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
         case .p256, .p256Agreement: Array((try! P256.Signing.PublicKey(x963Representation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
+        case .p384: Array((try! P384.Signing.PublicKey(x963Representation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
+        case .p521: Array((try! P521.Signing.PublicKey(x963Representation: rawRepresentation)).derRepresentation)  // try!: validated for its algorithm when this key was made
+        case .rsa2048, .rsa3072, .rsa4096: Array(RSAKeys.publicKey(algorithm, raw: rawRepresentation)!.derRepresentation)  // !: validated for its algorithm when this key was made
         }
     }
 
@@ -122,7 +135,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     ///   - signature: The signature.
     ///   - data: The signed data (for P-256, the message, not a digest).
     ///   - encoding: How `signature` is encoded; the algorithm's usual one
-    ///     (Ed25519 raw, P-256 DER) by default.
+    ///     (Ed25519 raw, ECDSA DER) by default. RSA signatures have one
+    ///     form (raw); checked as ``RSASignatureScheme/pkcs1SHA256``, see
+    ///     ``isValidSignature(_:for:rsaScheme:)`` for the others.
     /// - Returns: Whether it verifies; `false` for key-agreement keys.
     public func isValidSignature(_ signature: some Collection<UInt8>, for data: some Collection<UInt8>, encoding: SignatureEncoding? = nil) -> Bool {
         let signature = Array(signature), data = Array(data)
@@ -137,9 +152,37 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
                     : try? P256.Signing.ECDSASignature(derRepresentation: signature)
             else { return false }
             return key.isValidSignature(parsed, for: data)
+        case .p384:
+            guard let key = try? P384.Signing.PublicKey(x963Representation: rawRepresentation),
+                  let parsed = encoding == .raw
+                    ? try? P384.Signing.ECDSASignature(rawRepresentation: signature)
+                    : try? P384.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(parsed, for: data)
+        case .p521:
+            guard let key = try? P521.Signing.PublicKey(x963Representation: rawRepresentation),
+                  let parsed = encoding == .raw
+                    ? try? P521.Signing.ECDSASignature(rawRepresentation: signature)
+                    : try? P521.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
+            return key.isValidSignature(parsed, for: data)
+        case .rsa2048, .rsa3072, .rsa4096:
+            return encoding != .der && isValidSignature(signature, for: data, rsaScheme: .pkcs1SHA256)
         case .x25519, .p256Agreement:
             return false
         }
+    }
+
+    /// Checks an RSA signature made with `rsaScheme`.
+    ///
+    /// - Parameters:
+    ///   - signature: The signature, as long as the modulus.
+    ///   - data: The signed message (hashed here).
+    ///   - rsaScheme: The padding and hash it was made with.
+    /// - Returns: Whether it verifies; `false` for keys that are not RSA.
+    public func isValidSignature(_ signature: some Collection<UInt8>, for data: some Collection<UInt8>, rsaScheme: RSASignatureScheme) -> Bool {
+        guard let key = RSAKeys.publicKey(algorithm, raw: rawRepresentation) else { return false }
+        return RSAKeys.isValid(Array(signature), for: Array(data), by: key, scheme: rsaScheme)
     }
 
     /// Encrypts to this key with ECIES (see ``Vault/decrypt(_:withKey:service:operationPrompt:context:)``
@@ -159,7 +202,7 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
                 let ephemeral = P256.KeyAgreement.PrivateKey()
                 let secret = try ephemeral.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: rawRepresentation))
                 return try ECIES.seal(plaintext, sharedSecret: secret, ephemeralPublicKey: Array(ephemeral.publicKey.x963Representation))
-            case .ed25519, .p256:
+            case .ed25519, .p256, .p384, .p521, .rsa2048, .rsa3072, .rsa4096:
                 throw VaultError(.invalidArgument, "\(algorithm) keys only sign; encrypt to an x25519 or p256-agreement key")
             }
         } catch let error as VaultError {

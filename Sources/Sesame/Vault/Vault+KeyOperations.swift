@@ -10,14 +10,17 @@ extension Vault {
     ///
     /// Ed25519 signs the message itself (RFC 8032); P-256 signs its SHA-256
     /// (ECDSA, FIPS 186-4), as `SecKeyCreateSignature` with
-    /// `ecdsaSignatureMessageX962SHA256` does. OpenSSL, OpenSSH and any other
-    /// implementation verify the result.
+    /// `ecdsaSignatureMessageX962SHA256` does; P-384 its SHA-384 and P-521
+    /// its SHA-512 (RFC 5656 §6.2.1). RSA keys sign with PKCS#1 v1.5 over
+    /// SHA-256 (`rsa-sha2-256`); ``sign(_:withKey:service:rsaScheme:operationPrompt:context:)``
+    /// picks another scheme. OpenSSL, OpenSSH and any other implementation
+    /// verify the result.
     ///
     /// - Parameters:
     ///   - data: The message.
     ///   - name: The key's name.
     ///   - service: The key's service.
-    ///   - encoding: Ed25519: ``SignatureEncoding/raw`` only. P-256:
+    ///   - encoding: Ed25519 and RSA: ``SignatureEncoding/raw`` only. ECDSA:
     ///     ``SignatureEncoding/der`` (the default) or ``SignatureEncoding/raw``.
     ///   - operationPrompt: Why, shown on the prompt.
     ///   - context: Authorised for ``AccessControlOperation/useKeySign`` (no
@@ -35,15 +38,28 @@ extension Vault {
         _ data: [UInt8], withKey name: String, service: String, encoding: SignatureEncoding? = nil,
         operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> [UInt8] {
+        try await signing(data, withKey: name, service: service, encoding: encoding, rsaScheme: nil, operationPrompt: operationPrompt, context: context)
+    }
+
+    /// Both signing entry points: checks before anyone is prompted, then the
+    /// constraints, the access control and the signature.
+    func signing(
+        _ data: [UInt8], withKey name: String, service: String, encoding: SignatureEncoding?, rsaScheme: RSASignatureScheme?,
+        operationPrompt: String, context: AuthenticationContext?
+    ) async throws(VaultError) -> [UInt8] {
         let row = try await verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .signing)
-        try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
-        let encoding = encoding ?? (algorithm == .ed25519 ? .raw : .der)
-        guard algorithm != .ed25519 || encoding == .raw else {
-            throw VaultError(.invalidArgument, "Ed25519 signatures are 64 raw bytes; DER applies to P-256 keys")
+        let isRSA = algorithm.rsaBits != nil
+        guard rsaScheme == nil || isRSA else {
+            throw VaultError(.invalidArgument, "\(row.name) is an \(algorithm) key; an RSA signature scheme applies to RSA keys only")
         }
+        let encoding = encoding ?? (algorithm == .ed25519 || isRSA ? .raw : .der)
+        guard (algorithm != .ed25519 && !isRSA) || encoding == .raw else {
+            throw VaultError(.invalidArgument, "\(algorithm) signatures have one form (raw); DER applies to ECDSA keys")
+        }
+        try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
         let key = try await privateKey(row, algorithm: algorithm, operation: .useKeySign, prompt: operationPrompt, context: context)
-        return try key.sign(data, encoding: encoding)
+        return try key.sign(data, encoding: encoding, rsaScheme: rsaScheme ?? .pkcs1SHA256)
     }
 
     /// Decrypts what was encrypted to a key-agreement key's public key

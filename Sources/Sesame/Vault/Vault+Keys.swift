@@ -36,7 +36,7 @@ extension Vault {
         accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) -> VaultKey {
-        try await storeKey(PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+        try await storeKey(try PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
                            accessibility: accessibility, accessControl: accessControl, context: context)
     }
 
@@ -117,7 +117,30 @@ extension Vault {
         }
     }
 
-    /// Imports a raw private key (the 32-byte Ed25519 seed or P-256 scalar),
+    /// ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``
+    /// with `constraints` stored with the key from the start (SPEC D8): no
+    /// moment exists when it is stored without them.
+    package func createKey(
+        service: String, name: String, algorithm: KeyAlgorithm, label: String?, accessibility: ItemAccessibility,
+        accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
+    ) async throws(VaultError) -> VaultKey {
+        try await storeKey(try PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+                           accessibility: accessibility, accessControl: accessControl, constraints: constraints, context: context)
+    }
+
+    /// ``importKey(_:service:name:algorithm:label:accessibility:accessControl:context:)``
+    /// with `constraints` stored with the key from the start (SPEC D8).
+    package func importKey(
+        _ privateKey: SecretBytes, service: String, name: String, algorithm: KeyAlgorithm?, label: String?,
+        accessibility: ItemAccessibility, accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
+    ) async throws(VaultError) -> VaultKey {
+        let text = privateKey.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let (key, comment) = try PrivateKeyMaterial.importing(text, algorithm: algorithm)
+        return try await storeKey(key, service: service, name: name, label: label ?? comment, accessibility: accessibility,
+                                  accessControl: accessControl, constraints: constraints, context: context)
+    }
+
+    /// Imports a raw private key (the stored form: Ed25519 seed, ECDSA scalar, RSA PKCS#1 DER),
     /// as `ssh-add` hands one to the agent.
     /// `constraints` are stored with it (SPEC D8).
     package func importRawKey(

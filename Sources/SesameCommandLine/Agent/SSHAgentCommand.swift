@@ -16,9 +16,11 @@ struct SSHAgentCommand: AsyncParsableCommand {
         discussion: """
             Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600); \
             only this user may connect. `eval "$(sesame ssh-agent --print-env)"` starts it in the background \
-            and sets SSH_AUTH_SOCK. Keys: the Ed25519 and P-256 signing keys of --service (create them with \
-            `sesame key create NAME --service ssh --algorithm ed25519`); `ssh-add FILE` imports a key into the \
-            vault with --add-access. `ssh-add -d/-D` hide keys from this agent until it restarts; \
+            and sets SSH_AUTH_SOCK. Keys: the signing keys of --service, Ed25519, ECDSA P-256/384/521 and RSA \
+            2048/3072/4096 (create them with `sesame key create NAME --service ssh --algorithm ed25519`); \
+            `ssh-add FILE` imports a key into the vault with --add-access. RSA signs rsa-sha2-256/512, never \
+            SHA-1. Why a request was refused (an unsupported key, a constraint it cannot keep) goes to standard \
+            error. `ssh-add -d/-D` hide keys from this agent until it restarts; \
             `sesame key rm` deletes them. Under systemd socket activation it serves the socket it is given.
             """
     )
@@ -83,7 +85,8 @@ struct SSHAgentCommand: AsyncParsableCommand {
             let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let agent = SSHAgent(
                 vault: vault,
-                configuration: .init(service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))
+                configuration: .init(service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess),
+                                     log: { StandardError.write($0 + "\n") })
             ) {
                 let context = AuthenticationContext(authenticators)
                 context.reuseDuration = reuse

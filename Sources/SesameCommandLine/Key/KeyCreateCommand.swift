@@ -17,7 +17,7 @@ struct KeyCreateCommand: AsyncParsableCommand {
     @OptionGroup var options: VaultOptions
     @OptionGroup var protection: KeyProtectionOptions
 
-    @Option(help: "ed25519 or p256 to sign; x25519 or p256-agreement to decrypt and agree on secrets.")
+    @Option(help: "ed25519, p256, p384, p521, rsa-2048, rsa-3072 or rsa-4096 to sign; x25519 or p256-agreement to decrypt and agree on secrets.")
     var algorithm: AlgorithmArgument
 
     func run() async throws {
@@ -30,7 +30,8 @@ struct KeyCreateCommand: AsyncParsableCommand {
             let created: VaultKey
             do {
                 created = try await vault.createKey(service: key.service, name: key.name, algorithm: algorithm.value, label: protection.label,
-                                                    accessibility: protection.accessibility.value, accessControl: control, context: context)
+                                                    accessibility: protection.accessibility.value, accessControl: control,
+                                                    constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }

@@ -22,6 +22,8 @@ struct KeyDocument: Encodable {
     var expires: Date?
     /// Whether every use asks the owner (`ssh-add -c`, SPEC D8).
     var confirm: Bool
+    /// Whether forwarded SSH agents may not use it (`--no-forwarding`, issue 26).
+    var noForwarding: Bool
 
     init(_ key: VaultKey) throws {
         service = key.service
@@ -36,6 +38,7 @@ struct KeyDocument: Encodable {
         created = key.created
         expires = key.constraints.expires
         confirm = key.constraints.confirmEachUse
+        noForwarding = key.constraints.refusesForwarding
     }
 }
 

@@ -8,8 +8,9 @@ struct KeyImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import a private key (PEM or OpenSSH, unencrypted) from standard input.",
         discussion: """
-            Reads PKCS#8 (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`) or OpenSSH (`OPENSSH PRIVATE KEY`) \
-            Ed25519, X25519 and P-256 keys from standard input, never from an argument. A P-256 key \
+            Reads PKCS#8 (`PRIVATE KEY`), SEC1 (`EC PRIVATE KEY`), PKCS#1 (`RSA PRIVATE KEY`) or OpenSSH \
+            (`OPENSSH PRIVATE KEY`) Ed25519, X25519, P-256, P-384, P-521 and RSA (2048, 3072, 4096-bit) keys \
+            from standard input, never from an argument. A P-256 key \
             imports for signing unless --algorithm p256-agreement. Delete the file afterwards: the vault \
             never gives the private key back.
             """
@@ -40,7 +41,8 @@ struct KeyImportCommand: AsyncParsableCommand {
             let imported: VaultKey
             do {
                 imported = try await vault.importKey(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
-                                                     label: protection.label, accessibility: protection.accessibility.value, accessControl: control, context: context)
+                                                     label: protection.label, accessibility: protection.accessibility.value, accessControl: control,
+                                                     constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }

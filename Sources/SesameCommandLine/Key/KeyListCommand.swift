@@ -25,7 +25,8 @@ struct KeyListCommand: AsyncParsableCommand {
                 return
             }
             for entry in entries {
-                print([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint]
+                // A sixth column only for a key that has it, so that existing readers of five columns keep working.
+                print(([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + (entry.noForwarding ? ["no-forwarding"] : []))
                     .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
             }
         }

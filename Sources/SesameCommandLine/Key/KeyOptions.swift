@@ -48,7 +48,8 @@ struct KeyOptions: ParsableArguments {
     }
 }
 
-/// ``KeyAlgorithm`` by its stored name: `ed25519`, `p256`, `x25519`, `p256-agreement`.
+/// ``KeyAlgorithm`` by its stored name: `ed25519`, `p256`, `p384`, `p521`,
+/// `rsa-2048`, `rsa-3072`, `rsa-4096`, `x25519`, `p256-agreement`.
 struct AlgorithmArgument: ExpressibleByArgument {
     var value: KeyAlgorithm
 
@@ -66,7 +67,7 @@ enum PublicKeyFormat: String, ExpressibleByArgument, CaseIterable {
     case openssh
     /// PEM SubjectPublicKeyInfo, as `openssl pkey -pubout`.
     case pem
-    /// The raw key bytes (P-256: the 65-byte X9.63 point), binary.
+    /// The raw key bytes (ECDSA: the X9.63 point; RSA: PKCS#1 DER), binary.
     case raw
 
     /// The format a key prints in by default: OpenSSH for signing keys,

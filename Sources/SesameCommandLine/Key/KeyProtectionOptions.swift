@@ -18,6 +18,12 @@ struct KeyProtectionOptions: ParsableArguments {
     @Flag(help: "Print the key as `key ls --json` does, instead of its public key.")
     var json = false
 
+    @Flag(help: "Refuse the key to forwarded SSH agents (ssh -A): a remote host can neither list nor use it; stored with the key.")
+    var noForwarding = false
+
+    /// The constraints stored with the new key (SPEC D8).
+    var constraints: KeyConstraints { KeyConstraints(refusesForwarding: noForwarding) }
+
     func validate() throws {
         _ = try accessControl()
     }

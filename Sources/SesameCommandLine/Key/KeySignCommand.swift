@@ -8,7 +8,9 @@ struct KeySignCommand: AsyncParsableCommand {
         abstract: "Sign standard input; the signature goes to standard output.",
         discussion: """
             Ed25519: the 64-byte signature of the data (RFC 8032). P-256: ECDSA over the data's SHA-256, \
-            DER by default (`openssl dgst -sha256 -verify` reads it), or r‖s with --format raw. \
+            DER by default (`openssl dgst -sha256 -verify` reads it), or r‖s with --format raw; P-384 over \
+            its SHA-384, P-521 over its SHA-512. RSA: PKCS#1 v1.5 over SHA-256 by default, or --rsa-scheme \
+            rsa-sha2-512, rsa-pss-sha256, rsa-pss-sha512 (never SHA-1). \
             Standard input is read to its end (at most 16 MiB).
             """
     )
@@ -19,8 +21,20 @@ struct KeySignCommand: AsyncParsableCommand {
     @Flag(help: "Print {\"signature\": \"base64\"} instead of the bytes.")
     var json = false
 
-    @Option(help: "raw or der (P-256 only; its default). Ed25519 signatures are raw.")
+    @Option(help: "raw or der (ECDSA only; its default). Ed25519 and RSA signatures are raw.")
     var format: SignatureFormat?
+
+    @Option(help: ArgumentHelp("RSA keys only: rsa-sha2-256 (the default), rsa-sha2-512, rsa-pss-sha256 or rsa-pss-sha512.", valueName: "scheme"))
+    var rsaScheme: RSASchemeArgument?
+
+    struct RSASchemeArgument: ExpressibleByArgument {
+        var value: RSASignatureScheme
+        init?(argument: String) {
+            guard let value = RSASignatureScheme(rawValue: argument) else { return nil }
+            self.value = value
+        }
+        static var allValueStrings: [String] { RSASignatureScheme.allCases.map(\.rawValue) }
+    }
 
     @Option(help: "Why you sign, shown on the prompt.")
     var reason: String?
@@ -38,6 +52,10 @@ struct KeySignCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             let signature = try await key.use(options) { vault, found, context in
                 let data = try SecretReader.read(descriptor: 0, what: "the data to sign", stripNewline: false)
+                if let rsaScheme {
+                    return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
+                                                rsaScheme: rsaScheme.value, operationPrompt: reason ?? "Sign with \(key.name)", context: context)
+                }
                 return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                             encoding: format?.encoding, operationPrompt: reason ?? "Sign with \(key.name)", context: context)
             }

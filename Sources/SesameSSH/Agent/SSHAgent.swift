@@ -13,7 +13,8 @@ import Sesame
 /// Transport-free: a server (``SSHAgentRequest/parse(_:)`` in, ``SSHAgentResponse/frame`` out)
 /// calls ``respond(to:on:)`` for each message of a connection.
 ///
-/// - Identities: every Ed25519 and P-256 signing key of ``Configuration/service``,
+/// - Identities: every signing key of ``Configuration/service`` (Ed25519,
+///   ECDSA P-256/384/521, RSA 2048/3072/4096),
 ///   its label (or name) as the comment. Listing never prompts.
 /// - Signing: one prompt at a time, in arrival order; a connection closed
 ///   while waiting or prompting cancels its own prompt.
@@ -37,13 +38,19 @@ public final class SSHAgent: Sendable {
         public var service: String
         /// The access control of keys added with `ssh-add`; user presence by default.
         public var addedKeyAccessControl: AccessControl
+        /// Where the reason for each refusal goes (the protocol can only say
+        /// `SSH_AGENT_FAILURE`): one line, control characters escaped, never
+        /// a secret. Nowhere by default.
+        public var log: @Sendable (String) -> Void
 
         /// - Parameters:
         ///   - service: The vault service whose keys are served.
         ///   - addedKeyAccessControl: The access control `ssh-add` imports keys with.
-        public init(service: String = "ssh", addedKeyAccessControl: AccessControl = .userPresence) {
+        ///   - log: Where refusals' reasons go.
+        public init(service: String = "ssh", addedKeyAccessControl: AccessControl = .userPresence, log: @escaping @Sendable (String) -> Void = { _ in }) {
             self.service = service
             self.addedKeyAccessControl = addedKeyAccessControl
+            self.log = log
         }
     }
 
@@ -87,7 +94,11 @@ public final class SSHAgent: Sendable {
     public func respond(to request: SSHAgentRequest, on connection: SSHAgentConnection) async -> SSHAgentResponse {
         do {
             return try await answer(request, on: connection)
+        } catch let refusal as Refusal {
+            configuration.log("sesame ssh-agent: refused: " + refusal.reason.escapingControlCharacters())
+            return .failure
         } catch {
+            configuration.log("sesame ssh-agent: refused: " + "\(error)".escapingControlCharacters())
             return .failure
         }
     }
@@ -96,9 +107,12 @@ public final class SSHAgent: Sendable {
         switch request {
         case .requestIdentities:
             guard !lock.isLocked else { return .identities([]) }
-            return .identities(try await servedKeys().map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
-        case .sign(let keyBlob, let data, _):
-            return try await sign(data, keyBlob: keyBlob, on: connection)
+            // A key that refuses forwarded use is not even listed to a forwarded agent, as OpenSSH hides keys a hop may not use.
+            let forwarded = connection.isForwarded
+            return .identities(try await servedKeys().filter { !(forwarded && $0.key.constraints.refusesForwarding) }
+                .map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
+        case .sign(let keyBlob, let data, let flags):
+            return try await sign(data, keyBlob: keyBlob, flags: flags, on: connection)
         case .addIdentity(let key, let comment, let constraints):
             return try await add(key, comment: comment, constraints: constraints)
         case .removeIdentity(let keyBlob):
@@ -117,8 +131,9 @@ public final class SSHAgent: Sendable {
         case .sessionBind(let hostKey, let sessionIdentifier, let signature, let isForwarding):
             guard let key = SSHSignature.publicKey(fromBlob: hostKey),
                   SSHSignature.verify(signature, of: sessionIdentifier, by: key) else { return .failure }
-            connection.bind(hostKey: key, forwarded: isForwarding)
-            return .success
+            return connection.bind(hostKey: key, forwarded: isForwarding) ? .success : .failure
+        case .unsupportedKey(_, let reason):
+            throw Refusal(reason: "ssh-add: " + reason)
         case .unknownExtension, .unsupported:
             return .failure
         }
@@ -138,26 +153,59 @@ public final class SSHAgent: Sendable {
         }
     }
 
-    private func sign(_ data: [UInt8], keyBlob: [UInt8], on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
+    private func sign(_ data: [UInt8], keyBlob: [UInt8], flags: UInt32, on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
         guard !lock.isLocked, let served = try await servedKeys().first(where: { $0.blob == keyBlob }) else { return .failure }
         let key = served.key
+        // Checked before anyone is asked: a signature that would be refused needs no finger.
+        let rsaScheme = try Self.rsaScheme(for: key, flags: flags)
+        if key.constraints.refusesForwarding && connection.isForwarded {
+            throw Refusal(reason: "\(key.label ?? key.name) refuses forwarded use (--no-forwarding); this request came through a forwarded agent, "
+                          + Self.chain(connection.hopChain))
+        }
         await prompts.acquire()
         defer { Task { await prompts.release() } }
         let context = makeContext()
         guard connection.begin(context) else { return .failure }
         defer { connection.end() }
-        let reason = Self.reason(for: data, key: key, host: connection.boundHostKey)
+        let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded)
         // The key's stored constraints (confirmation, lifetime) are enforced by the vault (SPEC D8).
+        if let rsaScheme {
+            let signature = try await vault.sign(data, withKey: key.name, service: key.service, rsaScheme: rsaScheme, operationPrompt: reason, context: context)
+            return .signature(try SSHSignature.encode(rsaScheme: rsaScheme, signature: signature))
+        }
         let raw = try await vault.sign(data, withKey: key.name, service: key.service, encoding: .raw, operationPrompt: reason, context: context)
         return .signature(try SSHSignature.encode(algorithm: key.algorithm, rawSignature: raw))
     }
 
-    /// What the prompt says: which key, and the host when the session is bound.
-    static func reason(for data: [UInt8], key: VaultKey, host: PublicKey?) -> String {
-        let name = key.label ?? key.name
-        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" }
-        if let host { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" }
-        return "SSH: sign with \(name)"
+    /// The RSA scheme the sign request's flags ask for (`SSH_AGENT_RSA_SHA2_256`
+    /// = 2 first, then `SSH_AGENT_RSA_SHA2_512` = 4, as OpenSSH's agent
+    /// reads them); `nil` for other keys, whose flags mean nothing. No flag
+    /// means `ssh-rsa`, SHA-1, which is refused.
+    static func rsaScheme(for key: VaultKey, flags: UInt32) throws(Refusal) -> RSASignatureScheme? {
+        guard key.algorithm.rsaBits != nil else { return nil }
+        if flags & 2 != 0 { return .pkcs1SHA256 }
+        if flags & 4 != 0 { return .pkcs1SHA512 }
+        throw Refusal(reason: "an ssh-rsa (SHA-1) signature was asked of \(key.label ?? key.name); Sesame signs RSA with rsa-sha2-256 or rsa-sha2-512 only (SHA-1 is broken; OpenSSH 8.8+ clients never ask for it by default)")
+    }
+
+    /// A refusal whose reason goes to ``Configuration/log``.
+    struct Refusal: Error {
+        let reason: String
+    }
+
+    /// What the prompt says: which key, the host when the session is bound,
+    /// and through a forwarded agent the hops it was asked through.
+    static func reason(for data: [UInt8], key: VaultKey, hops: [PublicKey], forwarded: Bool) -> String {
+        let name = (key.label ?? key.name).escapingControlCharacters()
+        let through = forwarded ? ", asked through a forwarded agent (\(chain(hops)))" : ""
+        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" + through }
+        if let host = hops.last { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" + through }
+        return "SSH: sign with \(name)" + through
+    }
+
+    /// The hop chain for people: each bound host's key fingerprint, first hop first.
+    static func chain(_ hops: [PublicKey]) -> String {
+        hops.isEmpty ? "no bound host" : "hosts " + hops.map(\.fingerprint).joined(separator: " → ")
     }
 
     private func add(_ key: SSHAgentKey, comment: String, constraints: [SSHAgentConstraint]) async throws -> SSHAgentResponse {
@@ -170,7 +218,8 @@ public final class SSHAgent: Sendable {
             case .lifetime(let seconds): lifetime = seconds
             // Unknown constraints (a destination restriction, say) cannot be
             // honoured, so the key is refused rather than served unrestricted.
-            case .extension: return .failure
+            case .extension(let name):
+                throw Refusal(reason: "ssh-add: the constraint \(name) cannot be kept by this agent, so the key is not added")
             }
         }
         let constraints = KeyConstraints(

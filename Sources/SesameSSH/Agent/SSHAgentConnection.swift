@@ -4,8 +4,10 @@ import Sesame
 /// away cancels its own prompt and nobody else's.
 public final class SSHAgentConnection: Sendable {
     private struct State {
-        var boundHostKey: PublicKey?
-        var isForwarded = false
+        /// Every verified `session-bind@openssh.com`, in order: through a
+        /// forwarded agent the first hops are forwardings, the last is the
+        /// host being logged in to.
+        var hops: [(hostKey: PublicKey, forwarded: Bool)] = []
         var prompt: AuthenticationContext?
         var isClosed = false
     }
@@ -17,7 +19,19 @@ public final class SSHAgentConnection: Sendable {
 
     /// The host key the ssh session on this connection is bound to (verified
     /// against the session's signature), for the prompt's text.
-    public var boundHostKey: PublicKey? { state.withLock { $0.boundHostKey } }
+    public var boundHostKey: PublicKey? { state.withLock { $0.hops.last?.hostKey } }
+
+    /// Whether a request on this connection came through a forwarded agent
+    /// (`ssh -A`): some bound session forwards the agent.
+    public var isForwarded: Bool { state.withLock { $0.hops.contains { $0.forwarded } } }
+
+    /// The host keys of the bound sessions, first hop first: for a request
+    /// through a forwarded agent, the hosts it came through and then the one
+    /// it is for.
+    public var hopChain: [PublicKey] { state.withLock { $0.hops.map(\.hostKey) } }
+
+    /// OpenSSH's agent keeps at most 16 bindings per connection; so does this one.
+    static let maximumHops = 16
 
     /// Ends the connection: a prompt running for it is cancelled (SPEC A9:
     /// the context is invalidated), and later requests are refused.
@@ -29,10 +43,12 @@ public final class SSHAgentConnection: Sendable {
         prompt?.invalidate()
     }
 
-    func bind(hostKey: PublicKey, forwarded: Bool) {
+    /// Records a verified binding; `false` (refused) past ``maximumHops``.
+    func bind(hostKey: PublicKey, forwarded: Bool) -> Bool {
         state.withLock {
-            $0.boundHostKey = hostKey
-            $0.isForwarded = $0.isForwarded || forwarded
+            guard $0.hops.count < Self.maximumHops else { return false }
+            $0.hops.append((hostKey, forwarded))
+            return true
         }
     }
 

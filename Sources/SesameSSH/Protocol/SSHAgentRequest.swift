@@ -26,9 +26,12 @@ public enum SSHAgentRequest: Sendable {
     /// `SSH_AGENTC_EXTENSION` (27) with any other name; its contents are
     /// not read.
     case unknownExtension(name: String)
+    /// An add (17, 25) of a key type Sesame does not keep (FIDO `sk-` keys,
+    /// certificates, DSA, RSA of another size), and why, for the agent's log;
+    /// the rest of the message is not read.
+    case unsupportedKey(type: UInt8, reason: String)
     /// Any other message type, including the smartcard messages (20, 21,
-    /// 24, 26) and an add (17, 25) of a key type other than `ssh-ed25519` and
-    /// `ecdsa-sha2-nistp256` (RSA, other curves, certificates, FIDO keys).
+    /// 24, 26).
     case unsupported(type: UInt8)
 
     /// The longest message body accepted (256 KiB, as OpenSSH's agent).
@@ -63,7 +66,11 @@ public enum SSHAgentRequest: Sendable {
         case 13:
             request = .sign(keyBlob: try reader.string("key blob"), data: try reader.string("data"), flags: try reader.u32("flags"))
         case 17, 25:
-            guard let (key, comment) = try reader.privateKey() else { return .unsupported(type: type) }
+            let (key, comment): (SSHAgentKey, String)
+            switch try reader.privateKey() {
+            case .key(let parsed, let text): (key, comment) = (parsed, text)
+            case .unsupported(let reason): return .unsupportedKey(type: type, reason: reason)
+            }
             request = .addIdentity(key, comment: comment, constraints: type == 25 ? try reader.constraints() : [])
         case 18:
             request = .removeIdentity(keyBlob: try reader.string("key blob"))

@@ -17,8 +17,9 @@ final class AgentProcess: @unchecked Sendable {
     ///   - environment: The agent's environment; the place's by default.
     ///   - descriptorLimit: `ulimit -n` for the agent (set by a shell that
     ///     then `exec`s it, so the process id stays the agent's).
+    ///   - log: A file for the agent's standard error (its refusals' reasons); none by default.
     init(place: VaultHome, socket: String, arguments: [String] = [], interactive: Bool = false, environment: [String: String]? = nil,
-         descriptorLimit: Int? = nil) async throws {
+         descriptorLimit: Int? = nil, log: String? = nil) async throws {
         self.place = place
         self.socket = socket
         let agentArguments = ["ssh-agent", "--socket", socket] + (interactive ? [] : ["--no-interaction"]) + arguments
@@ -32,7 +33,12 @@ final class AgentProcess: @unchecked Sendable {
         process.environment = environment ?? place.environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            try #require(FileManager.default.createFile(atPath: log, contents: nil), "cannot create \(log)")
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
             guard process.isRunning else { throw EnvironmentError("the agent exited with \(process.terminationStatus)") }
@@ -66,6 +72,11 @@ final class AgentProcess: @unchecked Sendable {
     /// Sends raw bytes on a new connection and returns what comes back
     /// before the agent answers one frame or closes (`nil`: closed with nothing).
     func raw(_ bytes: [UInt8]) -> [UInt8]? {
+        Self.raw(bytes, socket: socket)
+    }
+
+    /// ``raw(_:)`` to any agent's socket (OpenSSH's, to compare).
+    static func raw(_ bytes: [UInt8], socket: String) -> [UInt8]? {
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_un()

@@ -90,13 +90,20 @@ struct SSHAgentProtocolTests {
         }
     }
 
-    @Test("issue 15: other key types in an add, smartcard and unknown types are unsupported")
+    @Test("issue 15, 26: smartcard and unknown types are unsupported; an add of a key type Sesame does not keep says why")
     func unsupported() throws {
-        let rsa = M.string("ssh-rsa") + M.mpint([1, 0, 1]) + M.mpint([0xC5, 1, 2])
-        for (body, type) in [([17] + rsa, 17), ([25] + rsa + [2], 25), ([25] + M.string("ecdsa-sha2-nistp384"), 25),
-                             ([20] + M.string("reader"), 20), ([21], 21), ([24], 24), ([26], 26), ([1], 1), ([255, 1, 2], 255)] as [([UInt8], UInt8)] {
+        for (body, type) in [([20] + M.string("reader"), 20), ([21], 21), ([24], 24), ([26], 26), ([1], 1), ([255, 1, 2], 255)] as [([UInt8], UInt8)] {
             guard case .unsupported(let parsedType) = try SSHAgentRequest.parse(body) else { Issue.record("\(type)"); continue }
             #expect(parsedType == type)
+        }
+        let sk = M.string("sk-ecdsa-sha2-nistp256@openssh.com") + M.string("nistp256")
+        let dsa = M.string("ssh-dss") + M.mpint([1])
+        let cert = M.string("ssh-ed25519-cert-v01@openssh.com") + M.string("x")
+        let small = M.string("ssh-rsa") + [M.mpint([0xC5] + [UInt8](repeating: 1, count: 127)), M.mpint([1, 0, 1])].joined() + M.mpint([1]) + M.mpint([1]) + M.mpint([1]) + M.mpint([1])
+        for (body, type, reason) in [([17] + sk, 17, "FIDO security key"), ([25] + sk + [2], 25, "FIDO security key"), ([17] + dsa, 17, "DSA"),
+                                     ([17] + cert, 17, "certificate"), ([17] + small, 17, "1024-bit RSA key")] as [([UInt8], UInt8, String)] {
+            guard case .unsupportedKey(let parsedType, let why) = try SSHAgentRequest.parse(body) else { Issue.record("\(reason)"); continue }
+            #expect(parsedType == type && why.contains(reason), "\(why)")
         }
     }
 

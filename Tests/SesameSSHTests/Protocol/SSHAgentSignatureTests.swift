@@ -76,6 +76,55 @@ struct SSHAgentSignatureTests {
         #expect(added.publicKey == key && comment == "test")
     }
 
+    @Test("issue 26: ssh-keygen's RSA, P-384 and P-521 files: the .pub blob round-trips, and the file's private section sent as ssh-add sends it parses to the same key",
+          arguments: [["-t", "rsa", "-b", "2048"], ["-t", "rsa", "-b", "3072"], ["-t", "ecdsa", "-b", "384"], ["-t", "ecdsa", "-b", "521"]])
+    func sshKeygenNewTypes(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/key"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        process.arguments = arguments + ["-N", "", "-C", "test", "-q", "-f", path]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let line = try String(contentsOfFile: path + ".pub", encoding: .utf8).split(separator: " ")
+        let blob = Array(try #require(Data(base64Encoded: String(line[1]))))
+        let key = try #require(SSHSignature.publicKey(fromBlob: blob))
+        #expect(SSHKeyEncoding.publicKeyBlob(key) == blob)
+        #expect(key.algorithm.rawValue == (arguments[1] == "rsa" ? "rsa-" + arguments[3] : "p" + arguments[3]))
+        // PROTOCOL.key: the private section after its two check numbers is the agent's add layout, then padding 1, 2, 3, ….
+        var body = try #require(SSHKeyEncoding.armoredPrivateKeyFile(String(contentsOfFile: path, encoding: .utf8)))
+        body.removeFirst(15)
+        for _ in 0..<3 { _ = try #require(Self.take(&body)) }
+        body.removeFirst(4)
+        _ = try #require(Self.take(&body))
+        let section = Array(try #require(Self.take(&body)).dropFirst(8))
+        let padding = section.reversed().prefix(while: { $0 != 0 && $0 < 8 }).count
+        var parsed: SSHAgentRequest?
+        for strip in 0...padding { parsed = parsed ?? (try? SSHAgentRequest.parse([17] + section.dropLast(strip))) }
+        guard case .addIdentity(let added, let comment, _) = parsed else { Issue.record("add"); return }
+        #expect(added.publicKey == key && comment == "test")
+        // A private key that does not belong to the public key is refused.
+        let file = try SSHKeyEncoding.parsePrivateKeyFile(try #require(SSHKeyEncoding.armoredPrivateKeyFile(String(contentsOfFile: path, encoding: .utf8))))
+        #expect(file.publicKey == key.rawRepresentation)
+    }
+
+    @Test("issue 26: RSA signatures are string rsa-sha2-256|512 ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
+    func newSignatures() throws {
+        let signature = [UInt8](repeating: 7, count: 256)
+        #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA512, signature: signature) == M.string("rsa-sha2-512") + M.string(signature))
+        #expect(throws: VaultError.self) { try SSHSignature.encode(rsaScheme: .pssSHA256, signature: signature) }
+        #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: .rsa2048, rawSignature: signature) }
+        let key = P384.Signing.PrivateKey()
+        let raw = Array(try key.signature(for: Array("m".utf8)).rawRepresentation)
+        var rest = Array(try SSHSignature.encode(algorithm: .p384, rawSignature: raw).dropFirst(M.string("ecdsa-sha2-nistp384").count))
+        var inner = try #require(Self.take(&rest))
+        let r = try #require(Self.take(&inner)), s = try #require(Self.take(&inner))
+        let pad = { (n: [UInt8]) -> [UInt8] in let digits = Array(n.drop(while: { $0 == 0 })); return [UInt8](repeating: 0, count: 48 - digits.count) + digits }
+        #expect(key.publicKey.isValidSignature(try P384.Signing.ECDSASignature(rawRepresentation: pad(r) + pad(s)), for: Array("m".utf8)))
+        #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: .p521, rawSignature: raw) }
+    }
+
     @Test("issue 15: blobs of other types, curves, sizes or with trailing bytes name no key")
     func badBlobs() {
         let ed = M.string("ssh-ed25519") + M.string(Array(M.ed25519.publicKey.rawRepresentation))

@@ -8,7 +8,7 @@ import Testing
 struct PublicKeyTests {
     @Test("PEM SubjectPublicKeyInfo round-trips for every algorithm, with the purpose deciding P-256's", arguments: KeyAlgorithm.allCases)
     func pemRoundTrip(algorithm: KeyAlgorithm) throws {
-        let key = PrivateKeyMaterial(generating: algorithm).publicKey
+        let key = try PrivateKeyMaterial(generating: algorithm).publicKey
         let parsed = try PublicKey(pemRepresentation: key.pemRepresentation, purpose: algorithm.purpose)
         #expect(parsed == key)
         let otherPurpose: KeyAlgorithm.Purpose = algorithm.purpose == .signing ? .keyAgreement : .signing
@@ -31,7 +31,7 @@ struct PublicKeyTests {
         #expect(Array(blob) == [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 32] + Array(ed.publicKey.rawRepresentation))
         let digest = Data(SHA256.hash(data: blob)).base64EncodedString().replacingOccurrences(of: "=", with: "")
         #expect(key.fingerprint == "SHA256:" + digest)
-        let x = PrivateKeyMaterial(generating: .x25519).publicKey
+        let x = try PrivateKeyMaterial(generating: .x25519).publicKey
         #expect(throws: VaultError.self) { try x.openSSHRepresentation() }
     }
 

@@ -10,7 +10,9 @@ import Crypto
 /// algorithm and public key, so a record cannot be moved to another key;
 /// the sealed bytes are in the row's MAC, so it cannot be removed either.
 ///
-/// Plaintext: version 2, flags (bit 0: confirm each use), then the expiry
+/// Plaintext: version 2, flags (bit 0: confirm each use; bit 1: refuses
+/// forwarded use, issue 26 — an older Sesame reads such a record as
+/// tampered and so never uses the key, failing closed), then the expiry
 /// (a presence byte and the `Double` bits, seconds since 1970) and when the
 /// constraints were set (the same), which bounds the clock from below: a
 /// clock that reads earlier than that went back, and a lifetime is not
@@ -35,7 +37,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
     var encoded: [UInt8] {
         var writer = ByteWriter()
         writer.u8(Self.version)
-        writer.u8(constraints.confirmEachUse ? 1 : 0)
+        writer.u8((constraints.confirmEachUse ? 1 : 0) | (constraints.refusesForwarding ? 2 : 0))
         if let expires = constraints.expires {
             writer.u8(1)
             writer.u64(expires.timeIntervalSince1970.bitPattern)
@@ -81,7 +83,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
         let version = try reader.u8()
         guard version == 1 || version == Self.version else { throw ByteReaderError() }
         let flags = try reader.u8()
-        guard flags & ~1 == 0 else { throw ByteReaderError() }
+        guard flags & ~3 == 0 else { throw ByteReaderError() }
         var expires: Date?
         switch try reader.u8() {
         case 0: break
@@ -100,7 +102,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
             sinceBoot = BootInstant(bootID: bootID, uptime: uptime)
         }
         guard reader.isAtEnd else { throw ByteReaderError() }
-        constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1)
+        constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1, refusesForwarding: flags & 2 == 2)
     }
 
     /// The associated data: the key row's identity and public key.

@@ -34,17 +34,24 @@ struct SSHAgentReader {
         guard reader.isAtEnd else { throw .malformed("trailing bytes after the message") }
     }
 
+    /// What an add message carried: a key Sesame keeps, or why not.
+    enum ParsedKey {
+        case key(SSHAgentKey, comment: String)
+        case unsupported(reason: String)
+    }
+
     /// `string type ‖ key contents ‖ string comment` of messages 17 and 25;
-    /// `nil` for a key type other than `ssh-ed25519` and `ecdsa-sha2-nistp256`
-    /// (the rest is then not read).
+    /// for a key type Sesame does not keep, the reason (the rest is then
+    /// not read).
     ///
-    /// Ed25519: `string A(32) ‖ string k‖A(64)`. P-256: `string "nistp256" ‖
-    /// string Q(65) ‖ mpint d`.
-    mutating func privateKey() throws(SSHAgentProtocolError) -> (SSHAgentKey, String)? {
-        let type = try string("key type")
+    /// Ed25519: `string A(32) ‖ string k‖A(64)`. ECDSA: `string curve ‖
+    /// string Q ‖ mpint d`. RSA: `mpint n ‖ mpint e ‖ mpint d ‖ mpint iqmp ‖
+    /// mpint p ‖ mpint q`.
+    mutating func privateKey() throws(SSHAgentProtocolError) -> ParsedKey {
+        let typeBytes = try string("key type")
+        let type = String(decoding: typeBytes, as: UTF8.self)
         let key: SSHAgentKey
-        switch type {
-        case Array(SSHKeyEncoding.ed25519Type.utf8):
+        if type == SSHKeyEncoding.ed25519Type {
             let publicKey = try string("Ed25519 public key")
             var secret = try string("Ed25519 private key")
             defer { wipe(&secret) }
@@ -53,19 +60,41 @@ struct SSHAgentReader {
             var seed = Array(secret[..<32])
             defer { wipe(&seed) }
             key = try SSHAgentKey(algorithm: .ed25519, privateKey: seed, publicKey: publicKey)
-        case Array(SSHKeyEncoding.p256Type.utf8):
-            guard try string("curve") == Array(SSHKeyEncoding.p256Curve.utf8) else { throw .malformed("an ecdsa-sha2-nistp256 key on another curve") }
-            let publicKey = try string("P-256 public key")
-            var mpint = try string("P-256 private key")
+        } else if let algorithm = SSHKeyEncoding.ecdsaAlgorithm(type: type) {
+            guard try string("curve") == Array((SSHKeyEncoding.curveName(algorithm) ?? "").utf8) else { throw .malformed("an \(type) key on another curve") }
+            let publicKey = try string("\(algorithm) public key")
+            var mpint = try string("\(algorithm) private key")
             defer { wipe(&mpint) }
-            guard publicKey.count == 65, !mpint.isEmpty else { throw .malformed("invalid P-256 key sizes") }
-            guard var padded = SSHKeyEncoding.fixed32(mpint: mpint) else { throw .malformed("a negative P-256 scalar, or one longer than 32 bytes") }
+            guard !mpint.isEmpty else { throw .malformed("an empty \(algorithm) scalar") }
+            guard var padded = SSHKeyEncoding.fixed(mpint: mpint, count: SSHKeyEncoding.scalarLength(algorithm)) else {
+                throw .malformed("a negative \(algorithm) scalar, or one too long")
+            }
             defer { wipe(&padded) }
-            key = try SSHAgentKey(algorithm: .p256, privateKey: padded, publicKey: publicKey)
-        default:
-            return nil
+            key = try SSHAgentKey(algorithm: algorithm, privateKey: padded, publicKey: publicKey)
+        } else if type == SSHKeyEncoding.rsaType {
+            var numbers: [[UInt8]] = []
+            defer { for index in numbers.indices { wipe(&numbers[index]) } }
+            for name in ["n", "e", "d", "iqmp", "p", "q"] { numbers.append(try string("RSA \(name)")) }
+            let bits = Self.bitLength(numbers[0])
+            guard KeyAlgorithm.rsa(bits: bits) != nil else {
+                return .unsupported(reason: "a \(bits)-bit RSA key; Sesame keeps 2048, 3072 and 4096-bit RSA keys")
+            }
+            guard var made = try? SSHKeyEncoding.rsaPrivateKey(n: numbers[0], e: numbers[1], d: numbers[2], p: numbers[4], q: numbers[5]) else {
+                throw .malformed("the RSA key's numbers do not make a valid key")
+            }
+            defer { wipe(&made.stored) }
+            key = try SSHAgentKey(algorithm: made.algorithm, privateKey: made.stored, publicKey: made.publicKey)
+        } else {
+            return .unsupported(reason: SSHKeyEncoding.unsupportedTypeReason(type))
         }
-        return (key, String(decoding: try string("comment"), as: UTF8.self))
+        return .key(key, comment: String(decoding: try string("comment"), as: UTF8.self))
+    }
+
+    /// The number of significant bits of an unsigned mpint.
+    static func bitLength(_ mpint: [UInt8]) -> Int {
+        let digits = mpint.drop(while: { $0 == 0 })
+        guard let first = digits.first else { return 0 }
+        return (digits.count - 1) * 8 + (8 - first.leadingZeroBitCount)
     }
 
     /// The constraints of message 25, up to the end of the message.

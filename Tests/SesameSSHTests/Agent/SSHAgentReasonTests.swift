@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+@testable import Sesame
+@testable import SesameSSH
+import Testing
+
+/// What the agent's prompt says (issue 26): the host a login is for, and
+/// for a request through a forwarded agent, the hops it came through.
+@Suite("issue 26: the agent's prompt names the host and the forwarding hops")
+struct SSHAgentReasonTests {
+    static func hostKey() throws -> PublicKey {
+        try PublicKey(algorithm: .ed25519, rawRepresentation: Curve25519.Signing.PrivateKey().publicKey.rawRepresentation)
+    }
+
+    static func key(label: String) throws -> VaultKey {
+        VaultKey(service: "ssh", name: "k", label: label, algorithm: .ed25519, accessibility: .whenUnlockedThisDeviceOnly,
+                 accessControl: Vault.noAccessControl, publicKey: try hostKey(), created: Date(), constraints: .none)
+    }
+
+    @Test("issue 26: a forwarded login names every hop, first first; a local one names only its host; control characters in labels are escaped")
+    func hops() throws {
+        let first = try Self.hostKey(), second = try Self.hostKey()
+        let key = try Self.key(label: "me\u{1B}[2J")
+        let login = Array("userauth".utf8)
+        let shown = "me\u{1B}[2J".escapingControlCharacters()
+        #expect(!shown.contains("\u{1B}"))
+        let forwarded = SSHAgent.reason(for: login, key: key, hops: [first, second], forwarded: true)
+        #expect(forwarded == "SSH: log in to the host with key \(second.fingerprint), as \(shown), asked through a forwarded agent (hosts \(first.fingerprint) → \(second.fingerprint))",
+                "\(forwarded)")
+        let local = SSHAgent.reason(for: login, key: key, hops: [first], forwarded: false)
+        #expect(local == "SSH: log in to the host with key \(first.fingerprint), as \(shown)")
+        let file = SSHAgent.reason(for: Array("SSHSIG".utf8), key: key, hops: [first], forwarded: true)
+        #expect(file.hasPrefix("SSH: sign a file or commit with") && file.hasSuffix("asked through a forwarded agent (hosts \(first.fingerprint))"))
+    }
+}
