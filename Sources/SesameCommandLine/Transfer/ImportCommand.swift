@@ -69,7 +69,11 @@ struct ImportCommand: AsyncParsableCommand {
                 guard let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
                     throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
                 }
+                #if os(Linux)
                 try await SecretServiceImport(options: options, address: address, json: json).run()
+                #else
+                throw CommandFailure(status: .notAvailable, message: "the Secret Service is Linux's; there is none to import from here")
+                #endif
             }
             return
         }

@@ -1,3 +1,4 @@
+#if os(Linux)
 import Sesame
 import SesameLinux
 import SesameSecretService
@@ -125,3 +126,4 @@ struct SecretServiceImport {
         return lines
     }
 }
+#endif

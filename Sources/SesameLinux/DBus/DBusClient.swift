@@ -1,3 +1,4 @@
+#if os(Linux)
 import CSesameLinux
 import Sesame
 
@@ -37,7 +38,7 @@ package final class DBusClient {
         let result: Result<T, DBusError> = await withCheckedContinuation { continuation in
             let started = DedicatedThread.detach(name: "sesame-dbus-cli") {
                 continuation.resume(returning: Result { () throws(DBusError) -> T in
-                    let client = try open(address: address)
+                    let client = try Self.open(address: address)
                     return try body(client)
                 })
             }
@@ -161,3 +162,4 @@ package final class DBusClient {
         return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
     }
 }
+#endif

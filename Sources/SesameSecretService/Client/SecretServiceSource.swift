@@ -1,3 +1,4 @@
+#if os(Linux)
 import Sesame
 import SesameLinux
 
@@ -35,7 +36,7 @@ package enum SecretServiceSource {
     ///   itself fails (a failing item is skipped, not thrown).
     package static func read(address: String, interactive: Bool) async throws(DBusError) -> [SecretServiceSourceCollection] {
         try await DBusClient.withConnection(address: address) { client throws(DBusError) in
-            try readAll(client, interactive: interactive)
+            try Self.readAll(client, interactive: interactive)
         }
     }
 
@@ -129,3 +130,4 @@ package enum SecretServiceSource {
             created: properties["Created"]?.uint64Value ?? 0, modified: properties["Modified"]?.uint64Value ?? 0))
     }
 }
+#endif

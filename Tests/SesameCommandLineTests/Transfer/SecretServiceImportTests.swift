@@ -104,6 +104,19 @@ struct SecretServiceImportTests {
                                                 environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": target.address]) { $1 })
         #expect(itself.status == 2, "\(itself.stderr)")
         #expect(itself.stderr.contains("Sesame serving this vault"), "\(itself.stderr)")
+
+        // A locked source with --no-interaction: nothing copied, every item reported as locked.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/gdbus"), "needs gdbus (libglib2.0-bin) to lock the keyring")
+        let locked = try await source.run("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+            "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']",
+        ])
+        try #require(locked.status == 0, "\(locked.output)")
+        let third = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"], environment: environment)
+        #expect(third.status == 0, "\(third.stderr)")
+        let lockedReport = try JSONDecoder().decode(Report.self, from: Data(third.stdout.utf8))
+        #expect(lockedReport.copied == 0 && lockedReport.skipped == 3, "\(third.stdout)")
+        #expect(lockedReport.collections.flatMap(\.skipped).allSatisfy { $0.reason.contains("locked") }, "\(third.stdout)")
     }
 
     @Test("FILE and --from-secret-service together are a usage error; no bus is reported as not available")
