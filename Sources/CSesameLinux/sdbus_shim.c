@@ -141,6 +141,19 @@ int sesame_sdbus_call(sesame_sd_bus *bus, const char *destination, const char *p
     return r < 0 ? r : 0;
 }
 
+int sesame_sdbus_new_method_call(sesame_sd_bus *bus, sesame_sd_bus_message **call, const char *destination,
+                                 const char *path, const char *interface, const char *member) {
+    *call = NULL;
+    return sd.new_method_call(bus, call, destination, path, interface, member);
+}
+
+int sesame_sdbus_call_message(sesame_sd_bus *bus, sesame_sd_bus_message *call, uint64_t timeout_usec,
+                              sesame_sd_bus_message **reply, sesame_sd_bus_error *error) {
+    *reply = NULL;
+    int r = sd.call(bus, call, timeout_usec, error, reply);
+    return r < 0 ? r : 0;
+}
+
 void sesame_sdbus_error_free(sesame_sd_bus_error *error) {
     if (sesame_sdbus_load() == 0) sd.error_free(error);
 }

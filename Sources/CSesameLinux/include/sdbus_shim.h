@@ -43,6 +43,15 @@ int sesame_sdbus_call(sesame_sd_bus *bus, const char *destination, const char *p
                       sesame_sd_bus_error *error);
 void sesame_sdbus_error_free(sesame_sd_bus_error *error);
 
+/// Creates an empty method call, for arguments of any type appended with
+/// sdbus_server_shim.h's append calls. Returns 0 or a negative errno.
+int sesame_sdbus_new_method_call(sesame_sd_bus *bus, sesame_sd_bus_message **call, const char *destination,
+                                 const char *path, const char *interface, const char *member);
+/// Sends a call built by sesame_sdbus_new_method_call and waits for its reply;
+/// `call` stays the caller's (unref it). Errors as sesame_sdbus_call.
+int sesame_sdbus_call_message(sesame_sd_bus *bus, sesame_sd_bus_message *call, uint64_t timeout_usec,
+                              sesame_sd_bus_message **reply, sesame_sd_bus_error *error);
+
 /// Shows a desktop notification: org.freedesktop.Notifications.Notify with
 /// no icon, actions or hints. Returns 0 or a negative errno.
 int sesame_sdbus_notify(sesame_sd_bus *bus, const char *app_name, const char *summary, const char *body,

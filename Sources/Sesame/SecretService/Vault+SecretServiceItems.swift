@@ -74,6 +74,10 @@ extension Vault {
     ///   - replacing: Whether to replace an item with the same attributes.
     ///   - context: Supplies the application password and the domain state,
     ///     as for `add`; a new context by default.
+    ///   - dates: The item's created and modified dates in seconds since
+    ///     1970, for an item copied from elsewhere (`sesame import
+    ///     --from-secret-service`); now when `nil`. Dates from outside must
+    ///     be finite and not in the future (SPEC D9), else `invalidArgument`.
     /// - Returns: The new item.
     /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
     ///   `duplicateItem` (an item of the same identifier appeared
@@ -87,8 +91,16 @@ extension Vault {
         value: SecretBytes,
         accessControl: AccessControl = Vault.noAccessControl,
         replacing: Bool = false,
-        context: AuthenticationContext? = nil
+        context: AuthenticationContext? = nil,
+        dates: (created: Double, modified: Double)? = nil
     ) async throws(VaultError) -> SecretServiceItem {
+        if let dates {
+            // SPEC D9: as the file import, a date from outside is checked before anything is sealed.
+            let now = authenticators.clock.now().timeIntervalSince1970
+            if let problem = OutsideText.problem(date: dates.created, now: now) ?? OutsideText.problem(date: dates.modified, now: now) {
+                throw VaultError(.invalidArgument, "Not created: \(problem)")
+            }
+        }
         _ = try await self.collection(collection)
         var identifier = SecretServiceNames.newIdentifier()
         if replacing, let existing = try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
@@ -97,7 +109,7 @@ extension Vault {
         }
         let row = try await newSecretServiceRow(
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
-            accessControl: accessControl, context: context)
+            accessControl: accessControl, context: context, dates: dates)
         let keyring = keyring
         try await write { db in
             guard try CollectionRecord.fetch(db, id: collection, keyring: keyring) != nil else {
@@ -147,7 +159,8 @@ extension Vault {
     /// protection and sealing as `add`.
     func newSecretServiceRow(
         _ identifier: String, in collection: String, label: String, attributes: [String: String], contentType: String,
-        value: SecretBytes, accessControl: AccessControl, context: AuthenticationContext?
+        value: SecretBytes, accessControl: AccessControl, context: AuthenticationContext?,
+        dates: (created: Double, modified: Double)? = nil
     ) async throws(VaultError) -> ItemRow {
         try SecretServiceNames.check(label: label, what: "item")
         try SecretServiceNames.check(attributes: attributes)
@@ -162,7 +175,7 @@ extension Vault {
         let now = authenticators.clock.now().timeIntervalSince1970
         var row = ItemRow(
             id: id, service: SecretServiceNames.service(ofCollection: collection), account: identifier, label: label,
-            accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: now, modified: now,
+            accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: dates?.created ?? now, modified: dates?.modified ?? now,
             wrappings: wrappings, commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
         row.secretService = SecretServiceFields(contentType: contentType, attributes: attributes)
         try sealValue(value, into: &row, key: itemKey)

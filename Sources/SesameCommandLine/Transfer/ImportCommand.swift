@@ -12,6 +12,7 @@ import Foundation
 import Sesame
 
 /// `sesame import FILE`: adds the items of an export file; existing items are never overwritten (SPEC D2).
+/// `sesame import --from-secret-service`: copies the items of the Secret Service provider on the session bus.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -22,11 +23,19 @@ struct ImportCommand: AsyncParsableCommand {
             from standard input. Standard error lists what was added, what was skipped because an item of the \
             same service and name exists (a conflict: the vault's item is kept), and anything else skipped, \
             with the reason. A wrong passphrase exits 4; a damaged or altered file exits 9 and imports nothing.
+
+            With --from-secret-service instead of FILE, every item of the Secret Service provider running on             the session bus (gnome-keyring, KWallet's bridge, KeePassXC) is copied into the vault's Secret Service             collections, with its label, attributes and dates: a collection of the same label (created when             missing; the provider's default collection becomes the vault's). Nothing is deleted or changed on the             provider. An item equal by attributes to one copied before is replaced, so importing twice adds             nothing. Locked items are unlocked through the provider's own prompt, or skipped with             --no-interaction; standard error (or --json) reports, per collection, what was copied and skipped.
             """
     )
 
     @Argument(help: ArgumentHelp("The export file, or - for standard input.", valueName: "file"))
-    var file: String
+    var file: String?
+
+    @Flag(help: "Copy the items of the Secret Service provider on the session bus instead of reading a file.")
+    var fromSecretService = false
+
+    @Option(help: ArgumentHelp("With --from-secret-service: the session bus address; $DBUS_SESSION_BUS_ADDRESS by default.", valueName: "address"))
+    var busAddress: String?
 
     @OptionGroup var options: VaultOptions
     @OptionGroup var passphrase: PassphraseOptions
@@ -35,10 +44,17 @@ struct ImportCommand: AsyncParsableCommand {
     /// from eating all memory. Standard input stops at ``SecretReader/limit``.
     static let limit = 256 << 20
 
-    @Flag(help: "Print the report as JSON on standard output ({\"transferred\", \"kept\", \"skipped\"}).")
+    @Flag(help: "Print the report as JSON on standard output ({\"transferred\", \"kept\", \"skipped\"}; with --from-secret-service {\"copied\", \"replaced\", \"skipped\", \"collections\"}).")
     var json = false
 
     func validate() throws {
+        if fromSecretService {
+            if file != nil { throw ValidationError("give FILE or --from-secret-service, not both") }
+            if passphrase.passphraseFD != nil { throw ValidationError("--passphrase-fd is for an export file, not --from-secret-service") }
+            return
+        }
+        if busAddress != nil { throw ValidationError("--bus-address goes with --from-secret-service") }
+        guard let file else { throw ValidationError("give FILE (an export) or --from-secret-service") }
         if file.isEmpty { throw ValidationError("FILE must not be empty") }
         try passphrase.requireDistinct(from: options, dataOnStandardInput: file == "-")
         if file == "-", options.passcodeFD == 0 || options.passwordFD == 0 {
@@ -47,8 +63,22 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if fromSecretService {
+            try await reporting(json: json) {
+                let environment = ProcessInfo.processInfo.environment
+                guard let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+                    throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
+                }
+                #if os(Linux)
+                try await SecretServiceImport(options: options, address: address, json: json).run()
+                #else
+                throw CommandFailure(status: .notAvailable, message: "the Secret Service is Linux's; there is none to import from here")
+                #endif
+            }
+            return
+        }
         try await reporting(json: json) {
-            let bytes = try readFile()
+            let bytes = try readFile(file ?? "-")
             let machine = try options.machine()
             let vault = try await options.open(machine)
             let context = options.context(machine)
@@ -86,7 +116,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    private func readFile() throws(CommandFailure) -> [UInt8] {
+    private func readFile(_ file: String) throws(CommandFailure) -> [UInt8] {
         if file == "-" {
             guard !SecretReader.isTerminal(0) else {
                 throw CommandFailure(status: .usage, message: "the export is binary; redirect standard input from the file, or give FILE")

@@ -1,0 +1,164 @@
+#if os(Linux)
+import Foundation
+import SesameTesting
+import Testing
+
+/// `sesame import --from-secret-service` against a real gnome-keyring on a
+/// private session bus, judged by `secret-tool` on both providers (issue 25).
+@Suite("sesame import --from-secret-service", .serialized)
+struct SecretServiceImportTests {
+    static let secretTool = "/usr/bin/secret-tool"
+    static let keyringDaemon = "/usr/bin/gnome-keyring-daemon"
+
+    /// What is stored in gnome-keyring: label, attributes, secret. The second
+    /// label has a control character, which the vault refuses (SPEC D9): it
+    /// is skipped and reported, escaped.
+    static let items: [(label: String, attributes: [String], secret: String)] = [
+        ("Mail ✉ account", ["service", "mail-example", "user", "anä"], "pässwörd 1"),
+        ("Bell\u{7}label", ["service", "bell-example"], "b3ll"),
+        ("Notes", ["service", "notes-example", "note", "line1\u{1}line2"], "n0tes ü"),
+    ]
+
+    struct Report: Decodable {
+        struct Collection: Decodable {
+            var label: String
+            var copied: Int
+            var replaced: Int
+            var skipped: [Skipped]
+        }
+
+        struct Skipped: Decodable {
+            var label: String
+            var reason: String
+        }
+
+        var copied: Int
+        var replaced: Int
+        var skipped: Int
+        var collections: [Collection]
+    }
+
+    @Test("copies gnome-keyring's items with labels and attributes, leaves the source whole, a second import adds nothing, and Sesame on the bus is refused")
+    func copiesFromGnomeKeyring() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+
+        let source = try await PrivateSessionBus.start()
+        defer { source.stop() }
+        let keyring = try await Self.startGnomeKeyring(source)
+        defer { keyring.stop() }
+        for item in Self.items {
+            let stored = try await Self.secretTool(source, ["store", "--label=\(item.label)"] + item.attributes, input: item.secret)
+            try #require(stored.status == 0, "\(stored.output)")
+        }
+
+        let environment = home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 }
+        let first = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(first.stdout.utf8))
+        #expect(report.copied == 2 && report.replaced == 0 && report.skipped == 1, "\(first.stdout)")
+        let skipped = report.collections.flatMap(\.skipped)
+        #expect(skipped.map(\.label) == ["Bell\u{7}label"], "\(first.stdout)")
+        for item in Self.items {
+            #expect(!first.stdout.contains(item.secret) && !first.stderr.contains(item.secret), "a secret was printed")
+        }
+
+        // Twice: every copy replaces its earlier copy, nothing is added; the text report escapes the label.
+        let second = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction"], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("Copied 2 items (2 replacing an earlier copy); skipped 1 item."), "\(second.stderr)")
+        #expect(second.stderr.contains("\"Bell\\alabel\""), "\(second.stderr)")
+        #expect(!second.stderr.contains("\u{7}"), "a control character reached the terminal: \(second.stderr)")
+        let listed = try await home.sesame(["ls", "--no-interaction"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let rows = listed.stdout.split(separator: "\n").filter { $0.contains("secret-service/") }
+        #expect(rows.count == 2, "\(listed.stdout)")
+
+        // The source still has every item, with its secret.
+        for item in Self.items {
+            let lookup = try await Self.secretTool(source, ["lookup"] + item.attributes)
+            #expect(lookup.status == 0 && lookup.output == item.secret, "gnome-keyring lost \(item.label.debugDescription): \(lookup.output)")
+        }
+
+        // The vault served as the Secret Service gives the same values, labels and attributes.
+        let target = try await PrivateSessionBus.start()
+        defer { target.stop() }
+        let server = try await target.startDaemon(SesameBinary.url.path, ["secret-service", "--no-interaction"], environment: home.environment, log: "sesame.log")
+        defer { server.stop() }
+        try await Self.waitForProvider(target, server)
+        for item in Self.items where item.label != "Bell\u{7}label" {
+            let lookup = try await Self.secretTool(target, ["lookup"] + item.attributes)
+            #expect(lookup.status == 0 && lookup.output == item.secret, "\(item.label.debugDescription): \(lookup.output)")
+            let search = try await Self.secretTool(target, ["search", "--all"] + item.attributes)
+            #expect(search.output.contains("label = \(item.label)"), "\(search.output)")
+        }
+        let notes = try await Self.secretTool(target, ["search", "--all", "service", "notes-example"])
+        #expect(notes.output.contains("attribute.note = line1\u{1}line2"), "\(notes.output)")
+
+        // Importing from Sesame serving this very vault is refused, and writes nothing.
+        let itself = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction"],
+                                                environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": target.address]) { $1 })
+        #expect(itself.status == 2, "\(itself.stderr)")
+        #expect(itself.stderr.contains("Sesame serving this vault"), "\(itself.stderr)")
+
+        // A locked source with --no-interaction: nothing copied, every item reported as locked.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/gdbus"), "needs gdbus (libglib2.0-bin) to lock the keyring")
+        let locked = try await source.run("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+            "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']",
+        ])
+        try #require(locked.status == 0, "\(locked.output)")
+        let third = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"], environment: environment)
+        #expect(third.status == 0, "\(third.stderr)")
+        let lockedReport = try JSONDecoder().decode(Report.self, from: Data(third.stdout.utf8))
+        #expect(lockedReport.copied == 0 && lockedReport.skipped == 3, "\(third.stdout)")
+        #expect(lockedReport.collections.flatMap(\.skipped).allSatisfy { $0.reason.contains("locked") }, "\(third.stdout)")
+    }
+
+    @Test("FILE and --from-secret-service together are a usage error; no bus is reported as not available")
+    func usage() async throws {
+        let both = try await SesameBinary.run(["import", "export.sesame", "--from-secret-service"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
+        #expect(both.status == 2, "\(both.stderr)")
+        let noBus = try await SesameBinary.run(["import", "--from-secret-service"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
+        #expect(noBus.status == 7, "\(noBus.stderr)")
+        #expect(noBus.stderr.contains("DBUS_SESSION_BUS_ADDRESS is not set"), "\(noBus.stderr)")
+    }
+
+    /// gnome-keyring with a fresh login keyring, unlocked by a password on
+    /// its standard input, in a home of its own inside the bus's directory.
+    private static func startGnomeKeyring(_ bus: PrivateSessionBus) async throws -> PrivateSessionBus.Daemon {
+        let home = bus.directory + "/keyring-home"
+        let runtime = bus.directory + "/keyring-run"
+        for directory in [home, runtime] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        // exec: the daemon keeps the shell's pid, so stop() ends it.
+        let daemon = try await bus.startDaemon(
+            "/bin/sh", ["-c", "exec \(keyringDaemon) --foreground --unlock --components=secrets <<EOF\nkeyring-test-password\nEOF\n"],
+            environment: ["HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_RUNTIME_DIR": runtime], log: "keyring.log")
+        try await waitForProvider(bus, daemon)
+        return daemon
+    }
+
+    /// Until a provider owns the name, secret-tool complains on its output.
+    private static func waitForProvider(_ bus: PrivateSessionBus, _ daemon: PrivateSessionBus.Daemon) async throws {
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = try await secretTool(bus, ["lookup", "sesame-probe", "1"]).output.isEmpty
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let log = (try? String(contentsOfFile: bus.directory + "/keyring.log", encoding: .utf8)) ?? ""
+        try #require(ready && daemon.isRunning, "the provider did not start: \(log)")
+    }
+
+    private static func secretTool(_ bus: PrivateSessionBus, _ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
+        guard let input else { return try await bus.run(secretTool, arguments) }
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await bus.run("/bin/sh", ["-c", "printf %s \"$SESAME_TEST_INPUT\" | \(secretTool) \(quoted)"], environment: ["SESAME_TEST_INPUT": input])
+    }
+}
+#endif
