@@ -64,6 +64,8 @@ let package = Package(
                 "Sesame",
                 "CSesameLinux",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // pinentry (Prompts/PinentryPresenter.swift).
+                .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
             ]
         ),
 

@@ -74,8 +74,8 @@ struct SSHAgentCommand: AsyncParsableCommand {
             var machine = try options.machine()
             if machine.authenticators.presenter == nil, !options.noInteraction {
                 // No terminal (started in the background): passwords through
-                // $SSH_ASKPASS, as OpenSSH asks; a fingerprint needs no window.
-                machine.authenticators.presenter = AskpassPresenter(environment: environment)
+                // pinentry or $SSH_ASKPASS; a fingerprint needs no window.
+                machine.authenticators.presenter = PinentryPresenter.preferred(environment: environment)
             }
             if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
                 // A desktop notification for every prompt, terminal or not.

@@ -67,7 +67,9 @@ struct SecretServiceCommand: AsyncParsableCommand {
     private func makeStore(environment: [String: String]) async throws -> any SecretServiceStore {
         var machine = try options.machine()
         if machine.authenticators.presenter == nil, !options.noInteraction {
-            machine.authenticators.presenter = AskpassPresenter(environment: environment)
+            // No terminal (started in the background): passwords through
+            // pinentry or $SSH_ASKPASS; a fingerprint needs no window.
+            machine.authenticators.presenter = PinentryPresenter.preferred(environment: environment)
         }
         if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
             machine.authenticators.presenter = notifying

@@ -1,0 +1,157 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import Sesame
+import SesameLinux
+import Testing
+
+/// pinentry over Assuan: a scripted pinentry (python3) for the protocol's
+/// cases, whose transcript the tests read, and Debian's real pinentry-tty on
+/// a pseudo-terminal.
+@Suite("PinentryPresenter", .serialized, .timeLimit(.minutes(1)))
+struct PinentryPresenterTests {
+    /// A fake pinentry in a fresh directory: answers OK to everything,
+    /// logs each line it gets to `log`, and answers GETPIN with `getpin`
+    /// (python statements).
+    private struct FakePinentry {
+        let directory: URL
+        var program: String { directory.appendingPathComponent("pinentry").path }
+        var log: String { directory.appendingPathComponent("log").path }
+        var pidFile: String { directory.appendingPathComponent("pid").path }
+
+        init(getpin: String, before: String = "") throws {
+            let python = "/usr/bin/python3"
+            try #require(FileManager.default.isExecutableFile(atPath: python), "python3 is needed for the scripted pinentry")
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let script = """
+            #!\(python)
+            import os, sys, time
+            open("\(directory.path)/pid", "w").write(str(os.getpid()))
+            log = open("\(directory.path)/log", "wb")
+            out = sys.stdout
+            out.write("OK Pleased to meet you\\n"); out.flush()
+            for line in sys.stdin.buffer:
+                log.write(line); log.flush()
+                command = line.split(b" ", 1)[0].strip()
+            \(before.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                if command == b"GETPIN":
+            \(getpin.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n"))
+                elif command == b"BYE":
+                    out.write("OK closing connection\\n"); out.flush(); break
+                else:
+                    out.write("OK\\n"); out.flush()
+            """
+            try script.write(toFile: program, atomically: true, encoding: .utf8)
+            chmod(program, 0o755)
+        }
+
+        func transcript() throws -> String {
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
+        }
+    }
+
+    private static let prompt = AuthenticationPrompt(appName: "sesame", reason: "open", cancelTitle: "Cancel", fallbackTitle: nil, method: .devicePasscode)
+    private static let request = SecretRequest(kind: .devicePasscode, prompt: "Password: ")
+
+    private static func bytes(_ entry: SecretEntry) -> [UInt8]? {
+        guard case .entered(let secret) = entry else { return nil }
+        return secret.withUnsafeBytes { Array($0) }
+    }
+
+    @Test("Issue 25: the PIN comes back exactly: %, spaces and non-ASCII are percent-decoded")
+    func pinDecoded() async throws {
+        // "a %b é\n" as pinentry sends it: % and LF escaped, é as raw UTF-8.
+        let fake = try FakePinentry(getpin: """
+        out.write("S SOME_STATUS\\n# a comment\\nD a %25b \\u00e9%0A\\nOK\\n"); out.flush()
+        """)
+        let presenter = try PinentryPresenter(program: fake.program)
+        await presenter.begin(Self.prompt)
+        let entry = await presenter.requestSecret(Self.request)
+        #expect(Self.bytes(entry) == Array("a %b é\n".utf8))
+        let transcript = try fake.transcript()
+        #expect(transcript.contains("SETTITLE Sesame\n"))
+        #expect(transcript.contains("SETPROMPT Password:\n"))
+        #expect(transcript.hasSuffix("GETPIN\nBYE\n"))
+        // No terminal given: no OPTION ttyname (a window pinentry needs none).
+        #expect(!transcript.contains("OPTION"))
+    }
+
+    @Test("Issue 25: the description is Assuan-escaped: a reason with a newline and % arrives intact; a retry's message is SETERROR")
+    func descriptionEscaped() async throws {
+        let fake = try FakePinentry(getpin: #"out.write("D x\nOK\n"); out.flush()"#)
+        let presenter = try PinentryPresenter(program: fake.program, terminal: "/dev/pts/99", terminalType: "xterm")
+        await presenter.begin(AuthenticationPrompt(appName: "sesame", reason: "open 100%\nsecond line\r", cancelTitle: "Cancel", fallbackTitle: nil, method: .devicePasscode))
+        await presenter.show(.wrongPasscode(attemptsLeft: 2))
+        _ = await presenter.requestSecret(Self.request)
+        let lines = try fake.transcript().split(separator: "\n")
+        // CR is a control character: SPEC D9 spells it out before Assuan escapes.
+        #expect(lines.contains("SETDESC sesame: open 100%25%0Asecond line\\r"))
+        #expect(lines.contains("SETERROR Wrong passcode. 2 attempts left."))
+        #expect(lines.contains("OPTION ttyname=/dev/pts/99"))
+        #expect(lines.contains("OPTION ttytype=xterm"))
+    }
+
+    @Test("Issue 25: Cancel in pinentry (ERR 83886179) is the seam's cancellation")
+    func cancelled() async throws {
+        let fake = try FakePinentry(getpin: #"out.write("ERR 83886179 Operation cancelled <Pinentry>\n"); out.flush()"#)
+        let presenter = try PinentryPresenter(program: fake.program)
+        let entry = try await presenter.ask(Self.request)
+        guard case .cancelled = entry else { Issue.record("not cancelled: \(entry)"); return }
+    }
+
+    @Test("Issue 25: a missing pinentry is a clear 'not available' error")
+    func missing() async throws {
+        #expect(throws: PinentryError.notAvailable("/nonexistent/pinentry: No such file or directory")) {
+            try PinentryPresenter(program: "/nonexistent/pinentry")
+        }
+        #expect(PinentryPresenter.find(environment: ["PATH": "/nonexistent"]) == nil)
+        #expect(PinentryPresenter.findProgram(environment: ["PINENTRY": "/opt/x/pinentry", "PATH": "/usr/bin"]) == "/opt/x/pinentry")
+    }
+
+    @Test("Issue 25: a pinentry that dies mid-protocol is an error, not a crash; the seam then cancels")
+    func diesMidProtocol() async throws {
+        let fake = try FakePinentry(getpin: "", before: "if command == b\"SETDESC\": sys.exit(3)")
+        let presenter = try PinentryPresenter(program: fake.program)
+        await presenter.begin(Self.prompt)
+        await #expect(throws: PinentryError.self) { try await presenter.ask(Self.request) }
+        guard case .cancelled = await presenter.requestSecret(Self.request) else { Issue.record("not cancelled"); return }
+    }
+
+    @Test("Issue 25: cancelling the Swift task kills the pinentry child")
+    func taskCancelled() async throws {
+        let fake = try FakePinentry(getpin: "time.sleep(300)")
+        let presenter = try PinentryPresenter(program: fake.program)
+        let task = Task { await presenter.requestSecret(Self.request) }
+        var pid: pid_t = 0
+        for _ in 0..<500 where pid == 0 {
+            if (try? fake.transcript())?.contains("GETPIN") == true, let text = try? String(contentsOfFile: fake.pidFile, encoding: .utf8) {
+                pid = pid_t(text) ?? 0
+            } else {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try #require(pid > 0, "the fake pinentry never got GETPIN")
+        #expect(kill(pid, 0) == 0)
+        task.cancel()
+        guard case .cancelled = await task.value else { Issue.record("not cancelled"); return }
+        // Killed and reaped by the time the request returns.
+        #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test("Issue 25: Debian's real pinentry-tty on a pseudo-terminal returns what was typed")
+    func realPinentryTTY() async throws {
+        let program = "/usr/bin/pinentry-tty"
+        try #require(FileManager.default.isExecutableFile(atPath: program), "apt-get install pinentry-tty")
+        let terminal = try PseudoTerminal()
+        let presenter = try PinentryPresenter(program: program, terminal: terminal.slavePath, terminalType: "dumb")
+        await presenter.begin(AuthenticationPrompt(appName: "sesame", reason: "open the vault", cancelTitle: "Cancel", fallbackTitle: nil, method: .devicePasscode))
+        let task = Task { await presenter.requestSecret(Self.request) }
+        let shown = await terminal.read(until: "Password:", seconds: 15)
+        #expect(shown.contains("open the vault"))
+        terminal.type("p%ss wörd\n")
+        let entry = await task.value
+        #expect(Self.bytes(entry) == Array("p%ss wörd".utf8))
+    }
+}
+#endif
