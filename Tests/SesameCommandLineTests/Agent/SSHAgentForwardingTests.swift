@@ -56,25 +56,9 @@ struct SSHAgentForwardingTests: VaultHomeSuite {
         try Data("local\n".utf8).write(to: URL(fileURLWithPath: message))
         #expect(try await agent.client("ssh-keygen", ["-Y", "sign", "-f", place.file("stays.pub"), "-n", "file", message]).status == 0)
 
-        let port = Int.random(in: 20_000...60_000)
         let hostKey = place.file("ssh_host_ed25519_key")
         _ = try await run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
         try Data(lines["travels"]!.utf8 + [0x0A]).write(to: URL(fileURLWithPath: place.file("authorized_keys")))
-        try Data("""
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(hostKey)
-            AuthorizedKeysFile \(place.file("authorized_keys"))
-            PubkeyAuthentication yes
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            AllowAgentForwarding yes
-            UsePAM no
-            StrictModes no
-            PermitRootLogin prohibit-password
-            PidFile none
-            """.utf8).write(to: URL(fileURLWithPath: place.file("sshd_config")))
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         let remote = """
             ssh-add -L; \
             echo travels > \(place.file("m1")); ssh-keygen -Y sign -f \(place.file("travels.pub")) -n file \(place.file("m1")) >/dev/null 2>&1 && echo TRAVELS-SIGNED; \
@@ -83,20 +67,10 @@ struct SSHAgentForwardingTests: VaultHomeSuite {
             """
         // ssh-keygen does not ask for a key the agent does not list; a client that asks anyway gets SSH_AGENT_FAILURE.
         try Data(Self.rawSign.utf8).write(to: URL(fileURLWithPath: place.file("sign.py")))
-        let ssh = TerminalSession.quoted(["/usr/bin/ssh", "-A", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                                          "-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "IdentitiesOnly=yes",
-                                          "-o", "IdentityFile=\(place.file("travels.pub"))", "-p", "\(port)", "root@127.0.0.1", remote])
-        let script = """
-            /usr/sbin/sshd -D -e -f '\(place.file("sshd_config"))' 2>/dev/null &
-            server=$!
-            sleep 0.5
-            \(ssh)
-            status=$?
-            kill $server
-            wait $server
-            exit $status
-            """
-        let result = try await run("/bin/sh", ["-c", script], environment: agent.clientEnvironment)
+        let result = try await SSHServer.login(place: place, hostKey: hostKey, authorizedKeys: place.file("authorized_keys"),
+                                               extraConfig: ["AllowAgentForwarding yes"], ssh: { port in
+            ["-A", "-o", "IdentitiesOnly=yes", "-o", "IdentityFile=\(place.file("travels.pub"))", "-p", "\(port)", "root@127.0.0.1", remote]
+        }, environment: agent.clientEnvironment)
         #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
         let output = result.stdout.split(separator: "\n").map(String.init)
         #expect(output.contains(lines["travels"]!), "the other key is listed through the forwarded agent: \(result.stdout)")

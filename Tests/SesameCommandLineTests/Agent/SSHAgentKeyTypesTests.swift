@@ -87,11 +87,9 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         let hostKey = place.file("ssh_host_ed25519_key")
         _ = try await run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
         try Data(lines.values.joined(separator: "\n").utf8 + [0x0A]).write(to: URL(fileURLWithPath: place.file("authorized_keys")))
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         var attempts: [(String, String)] = []
         for type in Self.types { for signature in type.signatures { attempts.append((type.algorithm, signature)) } }
         for (algorithm, signature) in attempts {
-            // IdentitiesOnly with the public key: ssh asks the agent for this key alone.
             let publicKey = place.file("\(algorithm).pub")
             try Data(lines[algorithm]!.utf8).write(to: URL(fileURLWithPath: publicKey))
             let login = try await login(accepting: signature, identity: publicKey, hostKey: hostKey, agent: agent)
@@ -104,38 +102,13 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
 
     /// One `ssh` login to a new `sshd` that accepts only `signature`.
     private func login(accepting signature: String, identity: String, hostKey: String, agent: AgentProcess) async throws -> SesameBinary.Result {
-        let port = Int.random(in: 20_000...60_000)
-        let config = place.file("sshd_config_\(port)")
-        try Data("""
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(hostKey)
-            AuthorizedKeysFile \(place.file("authorized_keys"))
-            PubkeyAuthentication yes
-            PubkeyAcceptedAlgorithms \(signature)
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            UsePAM no
-            StrictModes no
-            PermitRootLogin prohibit-password
-            PidFile none
-            """.utf8).write(to: URL(fileURLWithPath: config))
-        let ssh = TerminalSession.quoted(["/usr/bin/ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                                          "-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "IdentitiesOnly=yes", "-o", "IdentityFile=\(identity)",
-                                          // sshd 9.2 advertises every RSA algorithm in server-sig-algs; the client is limited too, so it asks for the one under test.
-                                          "-o", "PubkeyAcceptedAlgorithms=\(signature)",
-                                          "-p", "\(port)", "root@127.0.0.1", "echo logged-in"])
-        let script = """
-            /usr/sbin/sshd -D -e -f '\(config)' 2>/dev/null &
-            server=$!
-            sleep 0.5
-            \(ssh)
-            status=$?
-            kill $server
-            wait $server
-            exit $status
-            """
-        return try await run("/bin/sh", ["-c", script], environment: agent.clientEnvironment)
+        try await SSHServer.login(place: place, hostKey: hostKey, authorizedKeys: place.file("authorized_keys"),
+                                  extraConfig: ["PubkeyAcceptedAlgorithms \(signature)"], ssh: { port in
+            // IdentitiesOnly with the public key: ssh asks the agent for this key alone. sshd 9.2 advertises
+            // every RSA algorithm in server-sig-algs; the client is limited too, so it asks for the one under test.
+            ["-o", "IdentitiesOnly=yes", "-o", "IdentityFile=\(identity)", "-o", "PubkeyAcceptedAlgorithms=\(signature)",
+             "-p", "\(port)", "root@127.0.0.1", "echo logged-in"]
+        }, environment: agent.clientEnvironment)
     }
 
     @Test("issue 26: ssh-add -l -E md5 and -E sha256, ssh-add -T and the query extension answer as OpenSSH's own agent does with the same keys")

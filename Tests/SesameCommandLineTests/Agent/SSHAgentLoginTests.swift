@@ -33,54 +33,30 @@ struct SSHAgentLoginTests {
         let created = try await place.sesame(["key", "create", "login", "--service", "ssh", "--algorithm", "ed25519", "--access", "biometry-current-set"])
         try #require(created.status == 0, "\(created.stderr)")
 
-        let port = Int.random(in: 20_000...60_000)
         let hostKey = place.file("ssh_host_ed25519_key")
         _ = try await SesameBinary.run(["-q", "-t", "ed25519", "-N", "", "-f", hostKey], environment: place.environment,
                                        executable: URL(fileURLWithPath: "/usr/bin/ssh-keygen"))
         try created.output.write(to: URL(fileURLWithPath: place.file("authorized_keys")))
-        let config = """
-            Port \(port)
-            ListenAddress 127.0.0.1
-            HostKey \(hostKey)
-            AuthorizedKeysFile \(place.file("authorized_keys"))
-            PubkeyAuthentication yes
-            PasswordAuthentication no
-            KbdInteractiveAuthentication no
-            UsePAM no
-            StrictModes no
-            PermitRootLogin prohibit-password
-            PidFile none
-            """
-        try Data(config.utf8).write(to: URL(fileURLWithPath: place.file("sshd_config")))
-        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
 
         let socket = place.file("run/ssh-agent.sock")
         let agentSession = try TerminalSession(arguments: ["ssh-agent", "--socket", socket], environment: place.environment)
         defer { agentSession.process.terminate() }
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
-        var client = place.environment
-        client["SSH_AUTH_SOCK"] = socket
-        let ssh = TerminalSession.quoted(["/usr/bin/ssh", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                                          "-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-p", "\(port)", "root@127.0.0.1", "echo logged-in-by-finger"])
-        let script = """
-            /usr/sbin/sshd -D -e -f '\(place.file("sshd_config"))' 2>/dev/null &
-            server=$!
-            sleep 0.5
-            \(ssh)
-            status=$?
-            kill $server
-            wait $server
-            exit $status
-            """
-
-        async let login = SesameBinary.run(["-c", script], environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
+        var environment = place.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let client = environment
+        let login = { @Sendable in
+            try await SSHServer.login(place: place, hostKey: hostKey, authorizedKeys: place.file("authorized_keys"),
+                                      ssh: { ["-p", "\($0)", "root@127.0.0.1", "echo logged-in-by-finger"] }, environment: client)
+        }
+        async let loggingIn = login()
         try await agentSession.waitUntilScanning(harness)
         #expect(agentSession.text.contains("SSH: log in to the host with key SHA256:"), "session-bind names the host: \(agentSession.text)")
         try await harness.scan("owner")
-        let loggedIn = try await login
+        let loggedIn = try await loggingIn
         #expect(loggedIn.status == 0 && loggedIn.stdout == "logged-in-by-finger\n", "\(loggedIn.stdout) \(loggedIn.stderr)")
 
-        async let refused = SesameBinary.run(["-c", script], environment: client, executable: URL(fileURLWithPath: "/bin/sh"))
+        async let refused = login()
         for _ in 0..<3 {
             try await agentSession.waitUntilScanning(harness)
             try await harness.scan("stranger")

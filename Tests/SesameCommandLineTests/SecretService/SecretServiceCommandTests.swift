@@ -7,8 +7,6 @@ import Testing
 /// a private session bus, judged by libsecret's `secret-tool` (SPEC D9, D10).
 @Suite("sesame secret-service", .serialized)
 struct SecretServiceCommandTests {
-    static let secretTool = "/usr/bin/secret-tool"
-
     @Test("without a session bus it says so and exits 7 (not available)")
     func noBus() async throws {
         let result = try await SesameBinary.run(["secret-service"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
@@ -18,17 +16,17 @@ struct SecretServiceCommandTests {
 
     @Test("D10: secret-tool stores in the vault, finds, reads and clears; sesame ls sees the item; the file shows no name")
     func secretToolOnTheVault() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
         let home = try VaultHome()
         defer { home.remove() }
         try await home.createVault()
         try await Self.serving(home, ["--no-interaction"]) { bus in
-            let stored = try await Self.secretTool(bus, ["store", "--label=Mail account", "service", "mail-example", "user", "ana"], input: "pässwörd 1")
+            let stored = try await SecretTool.run(bus, ["store", "--label=Mail account", "service", "mail-example", "user", "ana"], input: "pässwörd 1")
             #expect(stored.status == 0, "\(stored.output)")
-            let lookup = try await Self.secretTool(bus, ["lookup", "service", "mail-example", "user", "ana"])
+            let lookup = try await SecretTool.run(bus, ["lookup", "service", "mail-example", "user", "ana"])
             #expect(lookup.status == 0, "\(lookup.output)")
             #expect(lookup.output == "pässwörd 1")
-            let search = try await Self.secretTool(bus, ["search", "--all", "user", "ana"])
+            let search = try await SecretTool.run(bus, ["search", "--all", "user", "ana"])
             #expect(search.output.contains("label = Mail account"), "\(search.output)")
             #expect(search.output.contains("attribute.service = mail-example"), "\(search.output)")
 
@@ -44,26 +42,26 @@ struct SecretServiceCommandTests {
                 #expect(bytes.range(of: Data(name.utf8)) == nil, "\(name) is readable in the vault file")
             }
 
-            let clear = try await Self.secretTool(bus, ["clear", "service", "mail-example"])
+            let clear = try await SecretTool.run(bus, ["clear", "service", "mail-example"])
             #expect(clear.status == 0, "\(clear.output)")
-            #expect(try await Self.secretTool(bus, ["lookup", "service", "mail-example", "user", "ana"]).status != 0)
+            #expect(try await SecretTool.run(bus, ["lookup", "service", "mail-example", "user", "ana"]).status != 0)
         }
     }
 
     @Test("D10: an item under --default-access needs the owner; with no way to ask, secret-tool gets nothing")
     func protectedItemFailsClosedWithoutInteraction() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
         let home = try VaultHome()
         defer { home.remove() }
         try await home.createVault()
         try await Self.serving(home, ["--no-interaction", "--default-access", "device-passcode"]) { bus in
-            let stored = try await Self.secretTool(bus, ["store", "--label=Bank", "service", "bank-example"], input: "s3cret value")
+            let stored = try await SecretTool.run(bus, ["store", "--label=Bank", "service", "bank-example"], input: "s3cret value")
             #expect(stored.status == 0, "\(stored.output)")
-            let lookup = try await Self.secretTool(bus, ["lookup", "service", "bank-example"])
+            let lookup = try await SecretTool.run(bus, ["lookup", "service", "bank-example"])
             #expect(lookup.status != 0, "a protected item was read with no owner present: \(lookup.output)")
             #expect(!lookup.output.contains("s3cret value"))
             // Still listed (its attributes are not secret to the owner), still locked.
-            let search = try await Self.secretTool(bus, ["search", "service", "bank-example"])
+            let search = try await SecretTool.run(bus, ["search", "service", "bank-example"])
             #expect(search.output.contains("label = Bank"), "\(search.output)")
             #expect(!search.output.contains("s3cret value"))
         }
@@ -86,22 +84,10 @@ struct SecretServiceCommandTests {
         defer { bus.stop() }
         let server = try await bus.startDaemon(SesameBinary.url.path, ["secret-service"] + arguments, environment: home.environment, log: "sesame.log")
         defer { server.stop() }
-        // Until the name is owned, secret-tool complains on its output.
-        var ready = false
-        for _ in 0..<300 where !ready {
-            let probe = try await secretTool(bus, ["lookup", "sesame-probe", "1"])
-            ready = probe.output.isEmpty
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let ready = try await SecretTool.waitForProvider(bus)
         let log = (try? String(contentsOfFile: bus.directory + "/sesame.log", encoding: .utf8)) ?? ""
         try #require(ready && server.isRunning, "sesame secret-service did not start: \(log)")
         try await body(bus)
-    }
-
-    private static func secretTool(_ bus: PrivateSessionBus, _ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
-        guard let input else { return try await bus.run(secretTool, arguments) }
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try await bus.run("/bin/sh", ["-c", "printf %s \"$SESAME_TEST_INPUT\" | \(secretTool) \(quoted)"], environment: ["SESAME_TEST_INPUT": input])
     }
 }
 #endif

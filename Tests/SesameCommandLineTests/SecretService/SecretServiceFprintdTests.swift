@@ -14,7 +14,7 @@ import Testing
     .timeLimit(.minutes(3)),
     .enabled(if: FprintdHarness.missingComponents.isEmpty && PrivateSessionBus.missingComponents.isEmpty
              && FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
-             && FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool"),
+             && FileManager.default.isExecutableFile(atPath: SecretTool.path),
              "needs fprintd, dbus-daemon, python3-dbusmock, util-linux's script and libsecret-tools")
 )
 struct SecretServiceFprintdTests {
@@ -34,18 +34,14 @@ struct SecretServiceFprintdTests {
         let server = try TerminalSession(
             arguments: ["secret-service", "--default-access", "biometry-any", "--unlock-seconds", "1"], environment: environment)
         defer { server.process.terminate() }
-        var ready = false
-        for _ in 0..<300 where !ready {
-            ready = try await Self.secretTool(bus, ["lookup", "sesame-probe", "1"]).output.isEmpty
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let ready = try await SecretTool.waitForProvider(bus)
         try #require(ready, "sesame secret-service did not start: \(server.text)")
 
         // Storing needs no finger (the keychain's add never prompts, SPEC D2).
-        let stored = try await Self.secretTool(bus, ["store", "--label=Mail", "service", "mail-example"], input: "owner's value")
+        let stored = try await SecretTool.run(bus, ["store", "--label=Mail", "service", "mail-example"], input: "owner's value")
         #expect(stored.status == 0, "\(stored.output)")
 
-        async let opened = Self.secretTool(bus, ["lookup", "service", "mail-example"])
+        async let opened = SecretTool.run(bus, ["lookup", "service", "mail-example"])
         try await server.waitUntilScanning(harness)
         #expect(server.text.contains("secret-tool"), "the prompt names the calling program: \(server.text)")
         try await harness.scan("owner")
@@ -55,7 +51,7 @@ struct SecretServiceFprintdTests {
 
         // After the unlock lasts (1 s), the item is locked again; strangers open nothing.
         try await Task.sleep(for: .milliseconds(1500))
-        async let refused = Self.secretTool(bus, ["lookup", "service", "mail-example"])
+        async let refused = SecretTool.run(bus, ["lookup", "service", "mail-example"])
         for _ in 0..<3 {
             try await server.waitUntilScanning(harness)
             try await harness.scan("stranger")
@@ -64,13 +60,6 @@ struct SecretServiceFprintdTests {
         let denied = try await refused
         #expect(denied.status != 0, "a stranger's finger opened the item: \(denied.output)")
         #expect(!denied.output.contains("owner's value"))
-    }
-
-    private static func secretTool(_ bus: PrivateSessionBus, _ arguments: [String], input: String? = nil) async throws -> (status: Int32, output: String) {
-        guard let input else { return try await bus.run("/usr/bin/secret-tool", arguments) }
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try await bus.run("/bin/sh", ["-c", "printf %s \"$SESAME_TEST_INPUT\" | /usr/bin/secret-tool \(quoted)"],
-                                 environment: ["SESAME_TEST_INPUT": input])
     }
 }
 #endif
