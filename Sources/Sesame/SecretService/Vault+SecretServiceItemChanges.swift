@@ -62,7 +62,7 @@ extension Vault {
     /// Never prompts.
     ///
     /// - Parameters:
-    ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:)`` checks them.
+    ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:dates:)`` checks them.
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
     /// - Throws: ``VaultError`` with `itemNotFound` (also when it changed

@@ -1,6 +1,6 @@
 #if os(Linux)
 /// Why ``PinentryPresenter`` got no answer from pinentry (a person's Cancel
-/// is not an error: it is ``SecretEntry/cancelled``).
+/// is not an error: it is `SecretEntry.cancelled`).
 public enum PinentryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The program is missing, not executable, or could not be started.
     case notAvailable(String)

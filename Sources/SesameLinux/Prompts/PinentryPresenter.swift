@@ -138,7 +138,7 @@ public final class PinentryPresenter: PromptPresenter {
     /// - Parameter request: What to ask for; the reason from
     ///   ``begin(_:)`` is the description, a message from ``show(_:)`` the
     ///   error line (once).
-    /// - Returns: The PIN, or ``SecretEntry/cancelled`` when the person
+    /// - Returns: The PIN, or `SecretEntry.cancelled` when the person
     ///   cancelled or the task was cancelled.
     /// - Throws: ``PinentryError`` when pinentry cannot start or breaks the
     ///   protocol.
