@@ -34,7 +34,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
         valueName: "access"))
     var defaultAccess = "none"
 
-    @Option(help: ArgumentHelp("How long one Unlock opens its items, in seconds (1-300).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("How long one Unlock opens its items for the client that asked, in seconds (1-300).", valueName: "seconds"))
     var unlockSeconds = 60
 
     @OptionGroup var options: VaultOptions

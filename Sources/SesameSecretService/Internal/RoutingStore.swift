@@ -57,11 +57,11 @@ struct RoutingStore: SecretServiceStore {
     }
 
     func createItem(in collection: String, label: String, attributes: [String: String],
-                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties {
+                    secret: SecretServiceSecret, replacing: Bool, for caller: SecretServiceCaller) async throws -> SecretServiceItemProperties {
         if Self.isSession(collection) {
             return await session.create(label: label, attributes: attributes, secret: secret, replacing: replacing)
         }
-        return try await backing.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replacing)
+        return try await backing.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replacing, for: caller)
     }
 
     func deleteItem(_ item: SecretServiceItemID) async throws {
@@ -74,9 +74,9 @@ struct RoutingStore: SecretServiceStore {
         return try await backing.secret(of: item, for: caller)
     }
 
-    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws {
+    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws {
         if Self.isSession(item.collection) { return try await session.update(item, secret: secret) }
-        try await backing.setSecret(of: item, secret)
+        try await backing.setSecret(of: item, secret, for: caller)
     }
 
     func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
@@ -89,20 +89,24 @@ struct RoutingStore: SecretServiceStore {
         try await backing.setItemAttributes(item, attributes: attributes)
     }
 
-    func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool {
+    func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
         if Self.isSession(item.collection) {
             _ = try await session.item(item)
             return false
         }
-        return try await backing.needsAuthentication(item)
+        return try await backing.needsAuthentication(item, for: caller)
     }
 
-    func authenticate(_ items: [SecretServiceItemID], reason: String) async throws {
+    func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
         let stored = items.filter { !Self.isSession($0.collection) }
-        if !stored.isEmpty { try await backing.authenticate(stored, reason: reason) }
+        if !stored.isEmpty { try await backing.authenticate(stored, reason: reason, for: caller) }
     }
 
     func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID] {
         try await backing.lock(items.filter { !Self.isSession($0.collection) })
+    }
+
+    func callerLeft(_ caller: SecretServiceCaller) async {
+        await backing.callerLeft(caller)
     }
 }

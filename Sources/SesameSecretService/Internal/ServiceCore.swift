@@ -139,13 +139,21 @@ actor ServiceCore {
         try SecretServiceWireFormat.decodeAttributes(value)
     }
 
-    /// A client left the bus: its sessions close and its prompts are dismissed.
-    func peerVanished(_ name: String) {
+    /// Who sent a call. What it unlocks belongs to its unique bus name,
+    /// which the bus assigns and never reuses (SPEC D10, "for the caller").
+    func caller(of request: DBusRequest) -> SecretServiceCaller {
+        SecretServiceCaller(busName: request.sender, pid: request.senderPID, executable: nil)
+    }
+
+    /// A client left the bus: its sessions close, its prompts are dismissed
+    /// and what it unlocked locks again.
+    func peerVanished(_ name: String) async {
         sessions = sessions.filter { $0.value.owner != name }
         for (number, prompt) in prompts where prompt.owner == name {
             prompt.task?.cancel()
             prompts[number] = nil
         }
+        await store.callerLeft(SecretServiceCaller(busName: name, pid: 0, executable: nil))
     }
 
     var openSessionCount: Int { sessions.count }

@@ -8,6 +8,7 @@ import SesameLinux
 extension ServiceCore {
     func unlock(_ objects: DBusValue, request: DBusRequest) async throws -> [DBusValue] {
         guard let paths = objects.arrayValues?.compactMap(\.objectPathValue) else { throw DBusError.invalidArgs("Unlock takes (ao)") }
+        let caller = caller(of: request)
         var unlocked: [String] = []
         var locked: [SecretServiceItemID] = []
         for path in paths {
@@ -17,7 +18,7 @@ extension ServiceCore {
                 unlocked.append(SecretObject.collectionPath(id))
             case .item(let id):
                 _ = try await store.item(id)
-                if try await store.needsAuthentication(id) {
+                if try await store.needsAuthentication(id, for: caller) {
                     locked.append(id)
                 } else {
                     unlocked.append(path)
@@ -70,7 +71,9 @@ extension ServiceCore {
         let reason = await promptReason(prompt)
         let store = self.store
         let items = prompt.items
-        let task = Task { try await store.authenticate(items, reason: reason) }
+        // The opening is the prompt's client's alone (SPEC D10).
+        let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil)
+        let task = Task { try await store.authenticate(items, reason: reason, for: caller) }
         prompts[number]?.task = task
         let outcome = await task.result
         // Dismissed while running, or the client left: cancelled either way.
@@ -79,7 +82,7 @@ extension ServiceCore {
         switch outcome {
         case .success where !cancelled:
             var opened = prompt.alreadyUnlocked
-            for id in items where (try? await store.needsAuthentication(id)) == false {
+            for id in items where (try? await store.needsAuthentication(id, for: caller)) == false {
                 opened.append(SecretObject.itemPath(id))
             }
             complete(number, dismissed: false, unlocked: opened)

@@ -1,11 +1,14 @@
-/// Who is asking, as the bus reported it: for records and prompts, never a
-/// credential (the uid check happened before any call reaches the store).
+/// Who is asking, as the bus reported it, never a credential (the uid check
+/// happened before any call reaches the store). The unique bus name is
+/// assigned by the bus and never reused, so it is what an `Unlock` belongs
+/// to (SPEC D10); pid and executable only name the program in prompts and
+/// records.
 public struct SecretServiceCaller: Sendable, Hashable {
     /// The caller's unique bus name (`:1.42`).
     public var busName: String
     /// Its pid as the bus knows it; 0 when unknown.
     public var pid: Int32
-    /// Its executable from `/proc/<pid>/exe`, when readable.
+    /// Its executable from `/proc/<pid>/exe`, when readable and asked for.
     public var executable: String?
 
     /// - Parameters:

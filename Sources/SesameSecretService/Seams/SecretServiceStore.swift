@@ -12,7 +12,7 @@ import Sesame
 /// The id and alias `session` are the server's own in-process collection:
 /// calls for it never reach the store.
 ///
-/// Only ``authenticate(_:reason:)`` may prompt; every other call never prompts.
+/// Only ``authenticate(_:reason:for:)`` may prompt; every other call never prompts.
 public protocol SecretServiceStore: Sendable {
     /// Every collection. Never prompts.
     /// - Returns: The collections, in a stable order.
@@ -70,28 +70,33 @@ public protocol SecretServiceStore: Sendable {
     ///   - attributes: Searchable, not secret to the owner.
     ///   - secret: The value and its content type.
     ///   - replacing: Replace an item with the same attributes instead of adding one.
+    ///   - caller: Who asks: an item to replace must be open for this caller.
     /// - Returns: The item created or replaced.
     /// - Throws: ``SecretServiceStoreError``; ``SecretServiceStoreError/locked(_:)``
     ///   when the item to replace needs authentication.
     func createItem(in collection: String, label: String, attributes: [String: String],
-                    secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties
+                    secret: SecretServiceSecret, replacing: Bool, for caller: SecretServiceCaller) async throws -> SecretServiceItemProperties
 
     /// Deletes an item. Never prompts.
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
     func deleteItem(_ item: SecretServiceItemID) async throws
 
     /// An item's secret. Never prompts: an item that needs authentication
-    /// throws ``SecretServiceStoreError/locked(_:)`` until ``authenticate(_:reason:)``
-    /// succeeded for it.
+    /// throws ``SecretServiceStoreError/locked(_:)`` until ``authenticate(_:reason:for:)``
+    /// succeeded for it and this caller.
     /// - Parameters:
     ///   - item: Which.
-    ///   - caller: Who asks (for the store's records; never a credential).
+    ///   - caller: Who asks: whose opening counts, and for the store's records.
     /// - Throws: ``SecretServiceStoreError``.
     func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret
 
     /// Replaces an item's secret. Never prompts.
+    /// - Parameters:
+    ///   - item: Which.
+    ///   - secret: The new value and content type.
+    ///   - caller: Who asks: the item must be open for this caller.
     /// - Throws: ``SecretServiceStoreError``, `.locked` as ``secret(of:for:)``.
-    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws
+    func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws
 
     /// Renames an item. Never prompts.
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
@@ -101,26 +106,40 @@ public protocol SecretServiceStore: Sendable {
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
     func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws
 
-    /// Whether reading the item needs its owner now: the Secret Service's
-    /// "Locked". Never prompts.
+    /// Whether reading the item needs its owner now, for this caller: the
+    /// Secret Service's "Locked" (SPEC D10: locked while the item's access
+    /// control is unsatisfied *for the caller*). What one client's `Unlock`
+    /// opened stays locked for every other client. Never prompts.
+    /// - Parameters:
+    ///   - item: Which.
+    ///   - caller: Who asks; its unique bus name is what an opening belongs to.
     /// - Returns: `false` for an item whose access control needs nobody.
     /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
-    func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool
+    func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool
 
     /// Runs the items' access control (fingerprint, password…), after which
-    /// they no longer need authentication for as long as the store allows.
-    /// The one call that prompts.
+    /// they no longer need authentication *for this caller* for as long as
+    /// the store allows. The one call that prompts.
     /// - Parameters:
     ///   - items: What the caller asked to unlock.
     ///   - reason: Shown to the owner: the calling program and the items.
+    ///   - caller: The client the prompt belongs to; only it gets the opening.
     /// - Throws: `CancellationError` or ``SecretServiceStoreError/cancelled``
     ///   when the owner or the caller gave up (the prompt completes
     ///   dismissed); any other error also leaves the items locked.
-    func authenticate(_ items: [SecretServiceItemID], reason: String) async throws
+    func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws
 
     /// Makes the items need authentication again, where their access control
-    /// asks for someone. Never prompts.
+    /// asks for someone: every client's opening ends, not only the caller's
+    /// (a Lock fails closed). Never prompts.
     /// - Returns: The items that are now locked.
     /// - Throws: ``SecretServiceStoreError``.
     func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID]
+
+    /// The client left the bus: what it opened closes. Its unique name is
+    /// never given to another connection, so this frees memory; it also
+    /// ends the opening at once rather than at the end of its duration.
+    /// Never prompts.
+    /// - Parameter caller: The client that left (its unique bus name).
+    func callerLeft(_ caller: SecretServiceCaller) async
 }

@@ -28,7 +28,8 @@ extension ServiceCore {
             let label = properties[Self.itemLabelProperty]?.stringValue ?? ""
             let attributes = try properties[Self.itemAttributesProperty].map { try self.attributes($0) } ?? [:]
             let secret = try openSecret(args[1], sender: request.sender)
-            let item = try await store.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replace)
+            let item = try await store.createItem(in: collection, label: label, attributes: attributes, secret: secret,
+                                                  replacing: replace, for: caller(of: request))
             guard Self.isServable(item.id) else { throw DBusError.failed("the store named an item with an unusable id") }
             let itemPath = SecretObject.itemPath(item.id)
             emit(path, Self.collectionInterface, "ItemCreated", [.objectPath(itemPath)])
@@ -54,8 +55,9 @@ extension ServiceCore {
         case "SetSecret":
             try expect(request, "SetSecret", "(oayays)")
             let secret = try openSecret(request.arguments[0], sender: request.sender)
-            if try await store.needsAuthentication(id) { throw SecretServiceErrors.isLocked(path) }
-            try await store.setSecret(of: id, secret)
+            let caller = caller(of: request)
+            if try await store.needsAuthentication(id, for: caller) { throw SecretServiceErrors.isLocked(path) }
+            try await store.setSecret(of: id, secret, for: caller)
             emit(SecretObject.collectionPath(id.collection), Self.collectionInterface, "ItemChanged", [.objectPath(path)])
             return []
         default:

@@ -9,7 +9,7 @@ extension ServiceCore {
         switch request.member {
         case "Get":
             try expect(request, "Get", "ss")
-            let all = try await propertyValues(object, interface: args[0].stringValue ?? "")
+            let all = try await propertyValues(object, interface: args[0].stringValue ?? "", for: caller(of: request))
             let name = args[1].stringValue ?? ""
             guard let value = all[name] else {
                 throw DBusError.invalidArgs("no property \(name.escapingControlCharacters())")
@@ -17,7 +17,7 @@ extension ServiceCore {
             return [.variant(value)]
         case "GetAll":
             try expect(request, "GetAll", "s")
-            let all = try await propertyValues(object, interface: args[0].stringValue ?? "")
+            let all = try await propertyValues(object, interface: args[0].stringValue ?? "", for: caller(of: request))
             return [.array(element: "{sv}", all.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .variant($0.value)) })]
         case "Set":
             try expect(request, "Set", "ssv")
@@ -33,7 +33,7 @@ extension ServiceCore {
         }
     }
 
-    private func propertyValues(_ object: SecretObject, interface: String) async throws -> [String: DBusValue] {
+    private func propertyValues(_ object: SecretObject, interface: String, for caller: SecretServiceCaller) async throws -> [String: DBusValue] {
         switch object {
         case .service:
             guard interface.isEmpty || interface == Self.serviceInterface else { return [:] }
@@ -58,7 +58,7 @@ extension ServiceCore {
             guard interface.isEmpty || interface == Self.itemInterface else { return [:] }
             let item = try await store.item(id)
             return [
-                "Locked": .boolean(try await store.needsAuthentication(id)),
+                "Locked": .boolean(try await store.needsAuthentication(id, for: caller)),
                 "Attributes": .stringDictionary(item.attributes),
                 "Label": .string(item.label),
                 "Created": .uint64(item.created),

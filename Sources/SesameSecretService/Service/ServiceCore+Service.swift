@@ -33,10 +33,11 @@ extension ServiceCore {
         case "SearchItems":
             try expect(request, "SearchItems", "a{ss}")
             let found = try await store.searchItems(attributes: try attributes(args[0]), in: nil)
+            let caller = caller(of: request)
             var unlocked: [String] = []
             var locked: [String] = []
             for item in found where SecretObject.isSafeID(item.id.collection) && SecretObject.isSafeID(item.id.item) {
-                if try await store.needsAuthentication(item.id) {
+                if try await store.needsAuthentication(item.id, for: caller) {
                     locked.append(SecretObject.itemPath(item.id))
                 } else {
                     unlocked.append(SecretObject.itemPath(item.id))
@@ -122,9 +123,9 @@ extension ServiceCore {
 
     /// Reads and seals one item's secret as a `(oayays)` Secret struct.
     func readSecret(_ id: SecretServiceItemID, session: TransportSession, request: DBusRequest) async throws -> DBusValue {
-        if try await store.needsAuthentication(id) { throw SecretServiceErrors.isLocked(SecretObject.itemPath(id)) }
         let caller = SecretServiceCaller(busName: request.sender, pid: request.senderPID,
                                          executable: ProcessExecutable.path(of: request.senderPID))
+        if try await store.needsAuthentication(id, for: caller) { throw SecretServiceErrors.isLocked(SecretObject.itemPath(id)) }
         let secret = try await store.secret(of: id, for: caller)
         let sealed: (parameters: SecretBytes, value: SecretBytes)
         do {

@@ -9,22 +9,24 @@ import Sesame
 /// and items are the vault's own Secret Service view, so what libsecret
 /// stores `sesame ls` and `sesame get` see, sealed as every item is (D9).
 ///
-/// **Locked.** An item is locked while its access control is not satisfied
-/// on the store's current authentication context. ``authenticate(_:reason:)``
-/// (a client's `Prompt`) runs the items' access controls on a new context,
-/// which then stays current for `unlockDuration` (at most 300 s, the reuse
-/// window's bound, SPEC A6/F): the burst of reads that follows an `Unlock`
-/// needs no second touch, and after it every protected item is locked again.
-/// ``lock(_:)`` ends it at once. The context is the server's, not the
-/// calling program's: while it is current, every program of the owner that
-/// may talk to the server reads what one `Unlock` opened (as with
-/// gnome-keyring's unlocked collection, but for minutes, not a login).
+/// **Locked, for the caller** (SPEC D10). An item is locked while its access
+/// control is not satisfied on the *calling client's* authentication
+/// context. ``authenticate(_:reason:for:)`` (a client's `Prompt`) runs the
+/// items' access controls on a new context that belongs to that client's
+/// unique bus name and stays current for `unlockDuration` (at most 300 s,
+/// the reuse window's bound, SPEC A6/F): the burst of reads that follows its
+/// `Unlock` needs no second touch. Every other client still sees the items
+/// locked and needs its own `Unlock` (unlike gnome-keyring, where one
+/// unlocked collection is open to every program of the session). The
+/// opening ends when its duration does, when the client leaves the bus
+/// (``callerLeft(_:)``), or for every client at once on ``lock(_:)``.
 public actor VaultSecretServiceStore: SecretServiceStore {
     private let vault: Vault
     private let defaultAccessControl: AccessControl
     private let unlockDuration: Duration
     private let makeContext: @Sendable () -> AuthenticationContext
-    private var unlocked: (context: AuthenticationContext, until: ContinuousClock.Instant)?
+    /// What each client's last Unlock opened, by unique bus name.
+    private var openings: [String: (context: AuthenticationContext, until: ContinuousClock.Instant)] = [:]
 
     /// The longest an `Unlock` lasts: the reuse window's bound (SPEC F).
     public static let maximumUnlockDuration = Duration.seconds(300)
@@ -96,9 +98,10 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     }
 
     public func createItem(
-        in collection: String, label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool
+        in collection: String, label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool,
+        for caller: SecretServiceCaller
     ) async throws -> SecretServiceItemProperties {
-        let context = currentContext()
+        let context = currentContext(for: caller)
         return try await mapping(collection: collection) { () async throws(VaultError) in
             Self.properties(try await vault.createItem(
                 in: collection, label: label, attributes: attributes, contentType: secret.contentType, value: secret.value,
@@ -112,8 +115,8 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
         // Never prompts: a locked item is refused here, and opened only by a Prompt.
-        guard try await !needsAuthentication(item) else { throw SecretServiceStoreError.locked(item) }
-        let context = currentContext()
+        guard try await !needsAuthentication(item, for: caller) else { throw SecretServiceStoreError.locked(item) }
+        let context = currentContext(for: caller)
         return try await mapping(item: item) { () async throws(VaultError) in
             let description = try await vault.item(item.item, inCollection: item.collection)
             let value = try await vault.secret(
@@ -123,9 +126,9 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         }
     }
 
-    public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws {
-        guard try await !needsAuthentication(item) else { throw SecretServiceStoreError.locked(item) }
-        let context = currentContext()
+    public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws {
+        guard try await !needsAuthentication(item, for: caller) else { throw SecretServiceStoreError.locked(item) }
+        let context = currentContext(for: caller)
         try await mapping(item: item) { () async throws(VaultError) in
             try await vault.setSecret(secret.value, ofItem: item.item, inCollection: item.collection,
                                       operationPrompt: "Change a Secret Service item", context: context)
@@ -144,14 +147,14 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     // MARK: Locked
 
-    public func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool {
-        let context = currentContext()
+    public func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
+        let context = currentContext(for: caller)
         return try await mapping(item: item) { () async throws(VaultError) in
             try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
         }
     }
 
-    public func authenticate(_ items: [SecretServiceItemID], reason: String) async throws {
+    public func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
         // A new context for each Unlock: what it authorises lasts unlockDuration, no longer.
         let context = makeContext()
         var controls: [AccessControl] = []
@@ -171,25 +174,52 @@ public actor VaultSecretServiceStore: SecretServiceStore {
                 }
             }
         }
-        unlocked = (context, .now + unlockDuration)
+        endExpiredOpenings()
+        openings[caller.busName]?.context.invalidate()
+        openings[caller.busName] = (context, .now + unlockDuration)
     }
 
     public func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID] {
-        unlocked?.context.invalidate()
-        unlocked = nil
+        // Every client's opening ends, not only the caller's: a Lock fails closed.
+        for opening in openings.values { opening.context.invalidate() }
+        openings = [:]
+        // With no opening left, a fresh context answers for every client alike.
+        let context = makeContext()
+        defer { context.invalidate() }
         var locked: [SecretServiceItemID] = []
-        for item in items where try await needsAuthentication(item) { locked.append(item) }
+        for item in items {
+            let needs = try await mapping(item: item) { () async throws(VaultError) in
+                try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
+            }
+            if needs { locked.append(item) }
+        }
         return locked
+    }
+
+    public func callerLeft(_ caller: SecretServiceCaller) async {
+        openings.removeValue(forKey: caller.busName)?.context.invalidate()
     }
 
     // MARK: Helpers
 
-    /// The context of the last Unlock while it lasts, else a new one.
-    private func currentContext() -> AuthenticationContext {
-        if let unlocked, ContinuousClock.now < unlocked.until { return unlocked.context }
-        unlocked?.context.invalidate()
-        unlocked = nil
+    /// The context of the caller's last Unlock while it lasts, else a new one.
+    private func currentContext(for caller: SecretServiceCaller) -> AuthenticationContext {
+        if let opening = openings[caller.busName] {
+            if ContinuousClock.now < opening.until { return opening.context }
+            opening.context.invalidate()
+            openings[caller.busName] = nil
+        }
         return makeContext()
+    }
+
+    /// Drops the openings whose time is up, so clients that never call again
+    /// do not keep a context each.
+    private func endExpiredOpenings() {
+        let now = ContinuousClock.now
+        for (name, opening) in openings where opening.until <= now {
+            opening.context.invalidate()
+            openings[name] = nil
+        }
     }
 
     private static func properties(_ collection: Sesame.SecretServiceCollection) -> SecretServiceCollectionProperties {

@@ -8,11 +8,12 @@ import SesameSecretService
 /// gnome-keyring's first run leaves it.
 ///
 /// Items created while ``newItemsNeedAuthentication`` is set (or marked with
-/// ``requireAuthentication(_:)``) report locked until ``authenticate(_:reason:)``
-/// succeeds; its outcome is ``authenticateOutcome``, and every reason it was
-/// given is kept in ``reasons``.
+/// ``requireAuthentication(_:)``) report locked until ``authenticate(_:reason:for:)``
+/// succeeds, and then only for the caller it succeeded for (SPEC D10); its
+/// outcome is ``authenticateOutcome``, and every reason it was given is kept
+/// in ``reasons``.
 public actor InMemorySecretServiceStore: SecretServiceStore {
-    /// What ``authenticate(_:reason:)`` does.
+    /// What ``authenticate(_:reason:for:)`` does.
     public enum AuthenticateOutcome: Sendable {
         /// The owner passes: the items open.
         case succeed
@@ -27,7 +28,8 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         var item: SecretServiceItemProperties
         var secret: SecretServiceSecret
         var needsOwner: Bool
-        var unlocked: Bool
+        /// The unique bus names this item is open for.
+        var openFor: Set<String>
     }
 
     private var collectionList: [SecretServiceCollectionProperties]
@@ -41,9 +43,9 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     public var newItemsNeedAuthentication = false
     /// See ``AuthenticateOutcome``.
     public var authenticateOutcome: AuthenticateOutcome = .succeed
-    /// Every reason ``authenticate(_:reason:)`` was given, in order.
+    /// Every reason ``authenticate(_:reason:for:)`` was given, in order.
     public private(set) var reasons: [String] = []
-    /// How many ``authenticate(_:reason:)`` calls ended cancelled.
+    /// How many ``authenticate(_:reason:for:)`` calls ended cancelled.
     public private(set) var cancellations = 0
     /// The callers ``secret(of:for:)`` served, in order.
     public private(set) var readers: [SecretServiceCaller] = []
@@ -55,14 +57,14 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     /// - Parameter value: Whether items created from now on need authentication.
     public func setNewItemsNeedAuthentication(_ value: Bool) { newItemsNeedAuthentication = value }
 
-    /// - Parameter outcome: What ``authenticate(_:reason:)`` does from now on.
+    /// - Parameter outcome: What ``authenticate(_:reason:for:)`` does from now on.
     public func setAuthenticateOutcome(_ outcome: AuthenticateOutcome) { authenticateOutcome = outcome }
 
     /// Makes an existing item need authentication (and locks it).
     /// - Parameter item: Which.
     public func requireAuthentication(_ item: SecretServiceItemID) {
         entries[item]?.needsOwner = true
-        entries[item]?.unlocked = false
+        entries[item]?.openFor = []
     }
 
     private func tick() -> UInt64 {
@@ -121,12 +123,12 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     }
 
     public func createItem(in collection: String, label: String, attributes: [String: String],
-                           secret: SecretServiceSecret, replacing: Bool) async throws -> SecretServiceItemProperties {
+                           secret: SecretServiceSecret, replacing: Bool, for caller: SecretServiceCaller) async throws -> SecretServiceItemProperties {
         try requireCollection(collection)
         let now = tick()
         if replacing, let existing = order.first(where: { $0.collection == collection && entries[$0]?.item.attributes == attributes }),
            var entry = entries[existing] {
-            if entry.needsOwner && !entry.unlocked { throw SecretServiceStoreError.locked(existing) }
+            if entry.needsOwner && !entry.openFor.contains(caller.busName) { throw SecretServiceStoreError.locked(existing) }
             entry.item.label = label
             entry.item.modified = now
             entry.secret = secret
@@ -136,7 +138,7 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         nextID += 1
         let id = SecretServiceItemID(collection: collection, item: "i\(nextID)")
         let item = SecretServiceItemProperties(id: id, label: label, attributes: attributes, created: now, modified: now)
-        entries[id] = Entry(item: item, secret: secret, needsOwner: newItemsNeedAuthentication, unlocked: false)
+        entries[id] = Entry(item: item, secret: secret, needsOwner: newItemsNeedAuthentication, openFor: [])
         order.append(id)
         return item
     }
@@ -147,13 +149,13 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     }
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
-        let entry = try unlockedEntry(item)
+        let entry = try unlockedEntry(item, for: caller)
         readers.append(caller)
         return entry.secret
     }
 
-    public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret) async throws {
-        _ = try unlockedEntry(item)
+    public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws {
+        _ = try unlockedEntry(item, for: caller)
         entries[item]?.secret = secret
         entries[item]?.item.modified = tick()
     }
@@ -170,16 +172,16 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         entries[item]?.item.modified = tick()
     }
 
-    public func needsAuthentication(_ item: SecretServiceItemID) async throws -> Bool {
+    public func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
         guard let entry = entries[item] else { throw SecretServiceStoreError.noSuchItem(item) }
-        return entry.needsOwner && !entry.unlocked
+        return entry.needsOwner && !entry.openFor.contains(caller.busName)
     }
 
-    public func authenticate(_ items: [SecretServiceItemID], reason: String) async throws {
+    public func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
         reasons.append(reason)
         switch authenticateOutcome {
         case .succeed:
-            for item in items where entries[item] != nil { entries[item]?.unlocked = true }
+            for item in items where entries[item] != nil { entries[item]?.openFor.insert(caller.busName) }
         case .cancel:
             cancellations += 1
             throw CancellationError()
@@ -195,20 +197,24 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         for item in items {
             guard let entry = entries[item] else { throw SecretServiceStoreError.noSuchItem(item) }
             if entry.needsOwner {
-                entries[item]?.unlocked = false
+                entries[item]?.openFor = []
                 locked.append(item)
             }
         }
         return locked
     }
 
+    public func callerLeft(_ caller: SecretServiceCaller) async {
+        for item in entries.keys { entries[item]?.openFor.remove(caller.busName) }
+    }
+
     private func requireCollection(_ collection: String) throws {
         guard collectionList.contains(where: { $0.id == collection }) else { throw SecretServiceStoreError.noSuchCollection(collection) }
     }
 
-    private func unlockedEntry(_ item: SecretServiceItemID) throws -> Entry {
+    private func unlockedEntry(_ item: SecretServiceItemID, for caller: SecretServiceCaller) throws -> Entry {
         guard let entry = entries[item] else { throw SecretServiceStoreError.noSuchItem(item) }
-        if entry.needsOwner && !entry.unlocked { throw SecretServiceStoreError.locked(item) }
+        if entry.needsOwner && !entry.openFor.contains(caller.busName) { throw SecretServiceStoreError.locked(item) }
         return entry
     }
 }

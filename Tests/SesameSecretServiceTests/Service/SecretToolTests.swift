@@ -55,7 +55,7 @@ struct SecretToolTests {
         try await SecretServiceFixture.with(store) { fixture in
             #expect(try await fixture.secretTool(["store", "--label=Guarded", "k", "v"], input: "guarded value").status == 0)
             let item = try #require(try await store.searchItems(attributes: ["k": "v"], in: nil).first)
-            #expect(try await store.needsAuthentication(item.id))
+            #expect(try await store.needsAuthentication(item.id, for: SecretServiceCaller(busName: ":1.999", pid: 0, executable: nil)))
 
             let lookup = try await fixture.secretTool(["lookup", "k", "v"])
             #expect(lookup.output == "guarded value", "\(lookup.output)")
@@ -63,6 +63,11 @@ struct SecretToolTests {
             #expect(reasons.count == 1)
             #expect(reasons.first?.contains("secret-tool") == true, "\(reasons)")
             #expect(reasons.first?.contains("\"Guarded\"") == true, "\(reasons)")
+
+            // The opening was that secret-tool's (SPEC D10, "for the caller"): the next program prompts again.
+            let again = try await fixture.secretTool(["lookup", "k", "v"])
+            #expect(again.output == "guarded value", "\(again.output)")
+            #expect(await store.reasons.count == 2, "a second program is not served by the first one's Unlock")
         }
     }
 
