@@ -87,29 +87,21 @@ struct ApplicationPasswordAttackTests: VaultHomeSuite {
     func killMidCheck() async throws {
         defer { place.remove() }
         try await initVault()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" get k --passcode-fd 3 --password-fd 4 --no-interaction 3<"$SESAME_TEST_FD3" 4<"$SESAME_TEST_FD4""#, SesameBinary.url.path]
-        process.environment = place.environment.merging([
+        let environment = place.environment.merging([
             "SESAME_TEST_FD3": place.secretFile(Self.vaultPasscode), "SESAME_TEST_FD4": place.secretFile(Self.right),
         ]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Polled on a thread of its own: under a full run's load the
-        // cooperative pool can stall for longer than the check lasts, and a
-        // poll that wakes too late sees the check already settled.
-        let record = itemRecord
-        let counted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            Thread {
-                for _ in 0..<10_000 where process.isRunning {
-                    if (try? record().inFlight) == 1 { return continuation.resume(returning: true) }
-                    usleep(1_000)
-                }
-                continuation.resume(returning: false)
-            }.start()
-        }
-        #expect(counted, "the attempt is stored before the check")
+        let record = { @Sendable in try self.itemRecord().inFlight == 1 }
+        let caught = try await MidCheckCatcher.catchMidCheck(start: {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" get k --passcode-fd 3 --password-fd 4 --no-interaction 3<"$SESAME_TEST_FD3" 4<"$SESAME_TEST_FD4""#, SesameBinary.url.path]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }, inFlight: record)
+        let process = try #require(caught, "the attempt is stored before the check")
         #expect(process.isRunning, "the check (scrypt at the standard cost) was still running when the count was visible")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -77,19 +77,19 @@ struct PasscodeAttackTests: VaultHomeSuite {
         // A slow slot (scrypt N = 2^17) keeps the check running long enough to kill it.
         try await initVault(log2N: 17)
         #expect(try storedFailures() == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec "$0" get k --passcode-fd 3 --no-interaction 3<"$SESAME_TEST_FD3""#, SesameBinary.url.path]
-        process.environment = environment.merging(["SESAME_TEST_FD3": place.secretFile(Self.right)]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var counted = false
-        for _ in 0..<400 where process.isRunning {
-            if try storedFailures() == 1 { counted = true; break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(counted, "the attempt is stored before the check")
+        let environment = environment.merging(["SESAME_TEST_FD3": place.secretFile(Self.right)]) { $1 }
+        let record = { @Sendable in try self.storedFailures() == 1 }
+        let caught = try await MidCheckCatcher.catchMidCheck(start: {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" get k --passcode-fd 3 --no-interaction 3<"$SESAME_TEST_FD3""#, SesameBinary.url.path]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }, inFlight: record)
+        let process = try #require(caught, "the attempt is stored before the check")
         #expect(process.isRunning, "the check was still running when the count was visible")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
