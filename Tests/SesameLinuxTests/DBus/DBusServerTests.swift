@@ -116,6 +116,33 @@ struct DBusServerTests {
         #expect(allowed.output.contains("method_return None ('hi',)"), "\(allowed.output)")
     }
 
+    @Test("a call to a path outside the prefix is answered UnknownMethod at once, as GDBus answers, not left to time out")
+    func pathOutsidePrefix() async throws {
+        let bus = try await PrivateSessionBus.start()
+        defer { bus.stop() }
+        let server = try await Self.start(on: bus)
+        // secretstorage's Item('/not/existing/path') is this call; 5 s bounds the wait a lost reply would be.
+        let script = """
+            import sys
+            from jeepney import DBusAddress, new_method_call
+            from jeepney.io.blocking import open_dbus_connection
+            conn = open_dbus_connection(bus='SESSION')
+            address = DBusAddress('/not/existing/path', bus_name=sys.argv[1], interface='org.freedesktop.DBus.Properties')
+            reply = conn.send_and_get_reply(new_method_call(address, 'Get', 'ss', ('org.example.Test', 'Colour')), timeout=5)
+            print(reply.header.message_type.name, reply.header.fields.get(4), reply.body)
+            """
+        let result = try await bus.run("/usr/bin/python3", ["-c", script, server.uniqueName])
+        // The prefix is still served after the refusal.
+        let inside = try await bus.run("/usr/bin/busctl", ["--address=\(bus.address)", "get-property", server.uniqueName, "/test",
+                                                          "org.example.Test", "Colour"])
+        await server.stop()
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(
+            "error org.freedesktop.DBus.Error.UnknownMethod ('Object does not exist at path \u{201C}/not/existing/path\u{201D}',)"),
+            "\(result.output)")
+        #expect(inside.output.contains("value of Colour"), "\(inside.output)")
+    }
+
     @Test("a client leaving the bus is reported by its unique name")
     func peerVanishes() async throws {
         let bus = try await PrivateSessionBus.start()

@@ -68,10 +68,25 @@ final class ServerState {
         while true {
             var unhandled: OpaquePointer?
             let result = sesame_sdbus_process(bus, &unhandled)
-            if let unhandled { sesame_sdbus_message_unref(unhandled) }
+            if let unhandled {
+                refuseUnhandled(unhandled)
+                sesame_sdbus_message_unref(unhandled)
+            }
             if result < 0 { return false }
             if result == 0 { return true }
         }
+    }
+
+    /// A method call to a path outside the served prefix: sd-bus hands it
+    /// back instead of answering, and a caller left without a reply waits
+    /// for its timeout (secretstorage's `Item('/not/existing/path')`). The
+    /// error is GDBus's, as gnome-keyring gives it, which clients take for
+    /// "no such item".
+    private func refuseUnhandled(_ message: OpaquePointer) {
+        guard sesame_sdbus_message_is_method_call(message) != 0 else { return }
+        let path = sesame_sdbus_message_get_path(message).map { String(cString: $0) } ?? ""
+        _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.UnknownMethod",
+                                     "Object does not exist at path \u{201C}\(path.escapingControlCharacters())\u{201D}")
     }
 
     func wait(wakeFD: Int32) -> Int32 {
