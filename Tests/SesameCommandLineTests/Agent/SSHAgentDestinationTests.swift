@@ -122,5 +122,45 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         }, environment: place.environment)
         expectScenario(reference, agent: "OpenSSH")
     }
+    /// Adds a fresh Ed25519 key on `$SSH_AUTH_SOCK` restricted to a host whose
+    /// name and user pattern hold control characters; prints the answer's type.
+    static let rawAddWithControlCharacters = """
+        import os, socket, struct
+        from cryptography.hazmat.primitives.asymmetric import ed25519
+        from cryptography.hazmat.primitives import serialization as ser
+        k = ed25519.Ed25519PrivateKey.generate()
+        seed = k.private_bytes(ser.Encoding.Raw, ser.PrivateFormat.Raw, ser.NoEncryption())
+        pub = k.public_key().public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
+        s = lambda b: struct.pack(">I", len(b)) + b
+        host = s(b"ssh-ed25519") + s(bytes(range(32)))
+        hop = lambda user, name, keys: s(user) + s(name) + s(b"") + b"".join(s(x) + b"\\x00" for x in keys)
+        dest = s(s(hop(b"", b"", [])) + s(hop(b"u\\x07", b"evil\\x1b[2Jhost", [host])) + s(b""))
+        body = b"\\x19" + s(b"ssh-ed25519") + s(pub) + s(seed + pub) + s(b"ctl") + b"\\xff" + s(b"restrict-destination-v00@openssh.com") + s(dest)
+        c = socket.socket(socket.AF_UNIX)
+        c.connect(os.environ["SSH_AUTH_SOCK"])
+        c.sendall(struct.pack(">I", len(body)) + body)
+        n = struct.unpack(">I", c.recv(4, socket.MSG_WAITALL))[0]
+        print("add answer", c.recv(n, socket.MSG_WAITALL)[0])
+        """
+
+    @Test("SPEC D9, issue 26: key ls shows a destination's host name and user pattern with control characters escaped, in text and JSON")
+    func controlCharactersEscaped() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"), arguments: ["--add-access", "none"])
+        defer { agent.stop() }
+        try Data(Self.rawAddWithControlCharacters.utf8).write(to: URL(fileURLWithPath: place.file("add.py")))
+        let added = try await SesameBinary.run([place.file("add.py")], environment: agent.clientEnvironment, executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        #expect(added.stdout == "add answer 6\n", "\(added.stdout) \(added.stderr)")
+        let text = try await place.script(["key", "ls", "--service", "ssh"])
+        #expect(text.stdout.contains("evil") && text.stdout.contains("\tto=u"), "\(text.stdout)")
+        #expect(!text.stdout.contains("\u{1B}") && !text.stdout.contains("\u{07}"), "\(text.stdout)")
+        let json = try await place.script(["key", "ls", "--service", "ssh", "--json"])
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let to = try #require((keys.first?["destinations"] as? [[String: Any]])?.first?["to"] as? [String: Any])
+        let hostname = try #require(to["hostname"] as? String), user = try #require(to["user"] as? String)
+        #expect(hostname.hasPrefix("evil") && hostname.hasSuffix("[2Jhost") && !hostname.contains("\u{1B}"), "\(hostname)")
+        #expect(user.hasPrefix("u") && !user.contains("\u{07}"), "\(user)")
+    }
 }
 #endif
