@@ -104,6 +104,10 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         let fingerprint = try await run("/usr/bin/ssh-keygen", ["-l", "-f", place.file("host_b.pub")])
         #expect(fingerprint.stdout.contains(try #require(hostBKey["fingerprint"] as? String)), "\(fingerprint.stdout) \(hostBKey)")
 
+        // Outside the agent there is no bound login: sesame key sign refuses it too.
+        let direct = try await place.script(["key", "sign", "one@ci", "--service", "ssh"], stdin: Data("x".utf8))
+        #expect(direct.status != 0 && direct.stdout.isEmpty && direct.stderr.contains("restricted to SSH destinations"), "\(direct.stderr)")
+
         // The reference: OpenSSH's agent in the same scenario.
         let openSSH = place.file("openssh/agent.sock")
         try FileManager.default.createDirectory(atPath: place.file("openssh"), withIntermediateDirectories: true)
