@@ -94,7 +94,9 @@ def write_destination_constraints():
     hand-made hops (origin to a host, a host to a host with a user pattern and a
     CA key, two destinations), the inconsistent ones the agent refuses, and what
     a real ssh-add -h 'a>b' sent to the fake agent."""
-    ed = s("ssh-ed25519") + s(bytes(32)) + s(bytes(64)) + s("dest")
+    # A consistent key (what ssh-add sent for the throw-away Ed25519 key, with
+    # its comment), so that the parser reaches the constraints.
+    ed = next(body[1:] for body in captured if body[:1] == b"\x11" and body[5:16] == b"ssh-ed25519")
     key_a = s("ssh-ed25519") + s(bytes(range(32)))
     key_b = s("ssh-ed25519") + s(bytes(range(32, 64)))
     def hop(user="", host="", keys=(), ext=b""):

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 @testable import Sesame
 import Testing
 @testable import SesameSSH
@@ -95,6 +96,20 @@ struct SSHAgentDestinationConstraintTests {
         for length in 0..<body.count {
             let parsed = try? SSHAgentRequest.parse(Array(body.prefix(length)))
             if length > constraintStart { #expect(parsed == nil, "cut at \(length)") }
+        }
+    }
+    @Test("issue 26: the fuzz corpus's destination seeds parse as their names say: origin, hop and the real ssh-add -h 'a>b' with destinations, the others refused")
+    func corpusSeeds() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Fuzz/Corpus/agent").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("-dest") }.sorted()
+        #expect(names.count == 10, "\(names)")
+        for name in names {
+            let body = Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+            if ["25-dest-origin", "25-dest-hop", "real-25-dest-hop"].contains(name) {
+                #expect(try !Self.destinations(body).isEmpty, "\(name)")
+            } else {
+                #expect(throws: SSHAgentProtocolError.self, "\(name)") { try SSHAgentRequest.parse(body) }
+            }
         }
     }
 }
