@@ -89,4 +89,40 @@ write("27-session-bind", b"\x1b" + s("session-bind@openssh.com") + s(host_key) +
 write("27-query", b"\x1b" + s("query"))
 write("17-rsa-unsupported", b"\x11" + s("ssh-rsa") + s(b"\x01\x00\x01") + s(b"\x00\xc5"))
 write("17-sk-unsupported", b"\x11" + s("sk-ssh-ed25519@openssh.com") + s(bytes(32)) + s("ssh:") + b"\x01" + s(b"") + s(b"") + s("c"))
+def write_destination_constraints():
+    """Message 25 with restrict-destination-v00@openssh.com (ssh-add -h, issue 26):
+    hand-made hops (origin to a host, a host to a host with a user pattern and a
+    CA key, two destinations), the inconsistent ones the agent refuses, and what
+    a real ssh-add -h 'a>b' sent to the fake agent."""
+    # A consistent key (what ssh-add sent for the throw-away Ed25519 key, with
+    # its comment), so that the parser reaches the constraints.
+    ed = next(body[1:] for body in captured if body[:1] == b"\x11" and body[5:16] == b"ssh-ed25519")
+    key_a = s("ssh-ed25519") + s(bytes(range(32)))
+    key_b = s("ssh-ed25519") + s(bytes(range(32, 64)))
+    def hop(user="", host="", keys=(), ext=b""):
+        return s(user) + s(host) + s(ext) + b"".join(s(k) + bytes([ca]) for k, ca in keys)
+    def dest(frm, to, ext=b""):
+        return s(s(frm) + s(to) + s(ext))
+    def add(*dests, tail=b""):
+        return b"\x19" + ed + b"\xff" + s("restrict-destination-v00@openssh.com") + s(b"".join(dests)) + tail
+    origin_to_a = dest(hop(), hop(host="hosta", keys=[(key_a, 0)]))
+    a_to_b = dest(hop(host="hosta", keys=[(key_a, 0)]), hop(user="deploy*", host="hostb", keys=[(key_b, 0), (key_a, 1)]))
+    write("25-dest-origin", add(origin_to_a))
+    write("25-dest-hop", add(origin_to_a, a_to_b, tail=b"\x02" + b"\x01" + struct.pack(">I", 60)))
+    write("25-dest-from-without-keys", add(dest(hop(host="hosta"), hop(host="hostb", keys=[(key_b, 0)]))))
+    write("25-dest-to-without-keys", add(dest(hop(), hop(host="hostb"))))
+    write("25-dest-hop-extension", add(dest(hop(), hop(host="hostb", keys=[(key_b, 0)], ext=b"x"))))
+    write("25-dest-constraint-extension", add(dest(hop(), hop(host="hostb", keys=[(key_b, 0)]), ext=b"x")))
+    write("25-dest-long-user", add(dest(hop(), hop(user="u" * 257, host="hostb", keys=[(key_b, 0)]))))
+    write("25-dest-twice", add(origin_to_a, tail=b"\xff" + s("restrict-destination-v00@openssh.com") + s(origin_to_a)))
+    write("25-dest-empty", add())
+    known = os.path.join(tmp, "known_hosts_dest")
+    host = open(os.path.join(tmp, "host.pub")).read()
+    open(known, "w").write("a.test " + host + "b.test " + host)
+    before = len(captured)
+    run("ssh-add", "-H", known, "-h", "a.test", "-h", "a.test>deploy@b.test", keys["ed25519"])
+    if len(captured) > before:
+        write("real-25-dest-hop", captured[-1])
+
+write_destination_constraints()
 print(f"{len(os.listdir(out))} files in {out}; captured types {sorted(seen)}")

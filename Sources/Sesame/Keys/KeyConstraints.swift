@@ -6,7 +6,7 @@ import Foundation
 
 /// What limits a protected key's use beyond its access control (SPEC D8):
 /// a lifetime and a confirmation for each use, as `ssh-add -t` and
-/// `ssh-add -c` ask of an agent.
+/// `ssh-add -c` ask of an agent, and the destinations of `ssh-add -h`.
 ///
 /// They are the key's, not a process's: stored with the key, sealed and
 /// bound to its row, and enforced by ``Vault`` at every use in every
@@ -27,6 +27,11 @@ public struct KeyConstraints: Sendable, Hashable {
     /// `SesameSSH`'s agent, the only place a forwarding can be seen; a use
     /// through the vault itself is never forwarded.
     public var refusesForwarding: Bool
+    /// Where an SSH agent may use the key (`ssh-add -h`, issue 26); empty
+    /// for anywhere. Enforced by `SesameSSH`'s agent against the hosts its
+    /// connections are bound to, as OpenSSH's agent does: such a key signs
+    /// only SSH logins on a bound connection whose every hop an entry allows.
+    public var destinations: [KeyDestination]
 
     /// No constraint: the key lives until deleted and its access control alone decides.
     public static let none = KeyConstraints()
@@ -35,14 +40,16 @@ public struct KeyConstraints: Sendable, Hashable {
     ///   - expires: When the key stops existing; `nil` for never.
     ///   - confirmEachUse: Whether every use asks the owner.
     ///   - refusesForwarding: Whether forwarded agent connections may not use it.
-    public init(expires: Date? = nil, confirmEachUse: Bool = false, refusesForwarding: Bool = false) {
+    ///   - destinations: Where an SSH agent may use it; empty for anywhere.
+    public init(expires: Date? = nil, confirmEachUse: Bool = false, refusesForwarding: Bool = false, destinations: [KeyDestination] = []) {
         self.expires = expires
         self.confirmEachUse = confirmEachUse
         self.refusesForwarding = refusesForwarding
+        self.destinations = destinations
     }
 
     /// Whether there is no constraint at all.
-    public var isEmpty: Bool { expires == nil && !confirmEachUse && !refusesForwarding }
+    public var isEmpty: Bool { expires == nil && !confirmEachUse && !refusesForwarding && destinations.isEmpty }
 
     /// Whether the lifetime has ended at `date`.
     ///
@@ -51,7 +58,9 @@ public struct KeyConstraints: Sendable, Hashable {
     public func hasExpired(at date: Date) -> Bool { expires.map { date >= $0 } ?? false }
 
     /// The stricter of both: confirmation when either asks for it, the
-    /// earlier expiry. Constraints are only ever tightened, never loosened,
+    /// earlier expiry. A destination list, once set, is only narrowed: to
+    /// the entries both lists share, or kept as it is when they share none
+    /// (a list cannot say "nowhere", and widening it is what must not happen). Constraints are only ever tightened, never loosened,
     /// by whoever can reach the key (an agent's socket, say).
     ///
     /// - Parameter other: Constraints to add.
@@ -61,7 +70,9 @@ public struct KeyConstraints: Sendable, Hashable {
         case let (mine?, theirs?): min(mine, theirs)
         case let (mine, theirs): mine ?? theirs
         }
+        let shared = destinations.filter { other.destinations.contains($0) }
+        let narrowed = destinations.isEmpty ? other.destinations : other.destinations.isEmpty || shared.isEmpty ? destinations : shared
         return KeyConstraints(expires: expiry, confirmEachUse: confirmEachUse || other.confirmEachUse,
-                              refusesForwarding: refusesForwarding || other.refusesForwarding)
+                              refusesForwarding: refusesForwarding || other.refusesForwarding, destinations: narrowed)
     }
 }

@@ -24,6 +24,8 @@ struct KeyDocument: Encodable {
     var confirm: Bool
     /// Whether forwarded SSH agents may not use it (`--no-forwarding`, issue 26).
     var noForwarding: Bool
+    /// Where an SSH agent may use it (`ssh-add -h`, issue 26); absent for anywhere.
+    var destinations: [KeyDestinationDocument]?
 
     init(_ key: VaultKey) throws {
         service = key.service
@@ -39,6 +41,7 @@ struct KeyDocument: Encodable {
         expires = key.constraints.expires
         confirm = key.constraints.confirmEachUse
         noForwarding = key.constraints.refusesForwarding
+        destinations = key.constraints.destinations.isEmpty ? nil : key.constraints.destinations.map(KeyDestinationDocument.init)
     }
 }
 

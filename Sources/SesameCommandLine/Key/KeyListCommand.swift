@@ -19,14 +19,17 @@ struct KeyListCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: json) {
             let vault = try await options.open(try options.machine())
-            let entries = try await vault.keys(service: service).map(KeyDocument.init)
+            let keys = try await vault.keys(service: service)
+            let entries = try keys.map(KeyDocument.init)
             if json {
                 print(JSONOutput.encode(entries))
                 return
             }
-            for entry in entries {
-                // A sixth column only for a key that has it, so that existing readers of five columns keep working.
-                print(([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + (entry.noForwarding ? ["no-forwarding"] : []))
+            for (entry, key) in zip(entries, keys) {
+                // Columns only for a key that has them, so that existing readers of five columns keep working.
+                let destinations = key.constraints.destinations.map(KeyDestinationDocument.spelled)
+                let extra = (entry.noForwarding ? ["no-forwarding"] : []) + (destinations.isEmpty ? [] : ["to=" + destinations.joined(separator: ",")])
+                print(([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + extra)
                     .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
             }
         }

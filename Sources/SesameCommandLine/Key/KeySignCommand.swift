@@ -51,6 +51,10 @@ struct KeySignCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: json) {
             let signature = try await key.use(options) { vault, found, context in
+                // As OpenSSH's agent: a destination-restricted key signs SSH logins on a bound connection, nothing else (issue 26, SPEC D8).
+                guard found.constraints.destinations.isEmpty else {
+                    throw VaultError(.notAvailable, "\(found.name) is restricted to SSH destinations (ssh-add -h): only the SSH agent uses it, to log in to those hosts")
+                }
                 let data = try SecretReader.read(descriptor: 0, what: "the data to sign", stripNewline: false)
                 if let rsaScheme {
                     return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,

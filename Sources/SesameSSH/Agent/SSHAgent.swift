@@ -24,9 +24,12 @@ import Sesame
 ///   in this agent, after its restart and in `sesame key sign` alike: at the
 ///   end of its lifetime (`-t`) the key is deleted from the vault, and
 ///   confirm (`-c`) asks the owner (device owner) before each use even when
-///   the key's access control would not. Adding a key the vault already has
+///   the key's access control would not; destinations (`-h`, issue 26) are
+///   checked against the connection's `session-bind@openssh.com` hops as
+///   OpenSSH's agent checks them, and a key they do not allow is neither
+///   listed nor used. Adding a key the vault already has
 ///   only tightens its stored constraints, never lifts one. A constraint the
-///   vault cannot keep (an extension such as `ssh-add -h`'s destinations)
+///   vault cannot keep (an extension such as a FIDO provider)
 ///   refuses the key, which is then never written.
 /// - `ssh-add -d` / `-D` hide keys from this agent until it restarts; the
 ///   vault keeps them (`sesame key rm` deletes a key).
@@ -109,7 +112,13 @@ public final class SSHAgent: Sendable {
             guard !lock.isLocked else { return .identities([]) }
             // A key that refuses forwarded use is not even listed to a forwarded agent, as OpenSSH hides keys a hop may not use.
             let forwarded = connection.isForwarded
-            return .identities(try await servedKeys().filter { !(forwarded && $0.key.constraints.refusesForwarding) }
+            let bindings = connection.bindings
+            return .identities(try await servedKeys().filter { served in
+                guard !(forwarded && served.key.constraints.refusesForwarding) else { return false }
+                // A key the connection's hops may not use is hidden, as OpenSSH's agent hides it (issue 26).
+                return DestinationPermission.refusal(served.key.constraints.destinations, hops: bindings.hops,
+                                                     bindAttempted: bindings.attempted, user: nil) == nil
+            }
                 .map { SSHAgentIdentity(keyBlob: $0.blob, comment: $0.key.label ?? $0.key.name) })
         case .sign(let keyBlob, let data, let flags):
             return try await sign(data, keyBlob: keyBlob, flags: flags, on: connection)
@@ -129,9 +138,11 @@ public final class SSHAgent: Sendable {
         case .unlock(let passphrase):
             return await lock.unlock(passphrase) ? .success : .failure
         case .sessionBind(let hostKey, let sessionIdentifier, let signature, let isForwarding):
-            guard let key = SSHSignature.publicKey(fromBlob: hostKey),
+            connection.noteBindAttempt()
+            guard sessionIdentifier.count <= SSHAgentConnection.maximumSessionIdentifierLength,
+                  let key = SSHSignature.publicKey(fromBlob: hostKey),
                   SSHSignature.verify(signature, of: sessionIdentifier, by: key) else { return .failure }
-            return connection.bind(hostKey: key, forwarded: isForwarding) ? .success : .failure
+            return connection.bind(SSHSessionBinding(hostKey: key, sessionIdentifier: sessionIdentifier, forwarded: isForwarding)) ? .success : .failure
         case .unsupportedKey(_, let reason):
             throw Refusal(reason: "ssh-add: " + reason)
         case .unknownExtension, .unsupported:
@@ -161,6 +172,11 @@ public final class SSHAgent: Sendable {
         if key.constraints.refusesForwarding && connection.isForwarded {
             throw Refusal(reason: "\(key.label ?? key.name) refuses forwarded use (--no-forwarding); this request came through a forwarded agent, "
                           + Self.chain(connection.hopChain))
+        }
+        let bindings = connection.bindings
+        if let reason = DestinationPermission.signRefusal(key.constraints.destinations, data: data, key: key.publicKey,
+                                                         hops: bindings.hops, bindAttempted: bindings.attempted) {
+            throw Refusal(reason: "\(key.label ?? key.name) refused: " + reason + ", " + Self.chain(bindings.hops.map(\.hostKey)))
         }
         await prompts.acquire()
         defer { Task { await prompts.release() } }
@@ -212,22 +228,32 @@ public final class SSHAgent: Sendable {
         guard !lock.isLocked, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey) else { return .failure }
         var confirm = false
         var lifetime: UInt32?
+        var destinations: [KeyDestination] = []
         for constraint in constraints {
             switch constraint {
             case .confirm: confirm = true
             case .lifetime(let seconds): lifetime = seconds
-            // Unknown constraints (a destination restriction, say) cannot be
+            case .destinations(let list): destinations = list
+            // Unknown constraints (a FIDO provider, say) cannot be
             // honoured, so the key is refused rather than served unrestricted.
             case .extension(let name):
                 throw Refusal(reason: "ssh-add: the constraint \(name) cannot be kept by this agent, so the key is not added")
             }
         }
         let constraints = KeyConstraints(
-            expires: lifetime.map { vault.authenticators.clock.now().addingTimeInterval(TimeInterval($0)) }, confirmEachUse: confirm)
+            expires: lifetime.map { vault.authenticators.clock.now().addingTimeInterval(TimeInterval($0)) }, confirmEachUse: confirm,
+            destinations: destinations)
         // An expired key still in the file would collide with its own re-adding.
         try? await vault.deleteExpiredKeys(service: configuration.service)
         let existing = try await vault.keys(service: configuration.service)
         if let same = existing.first(where: { $0.publicKey == key.publicKey }) {
+            // A stored destination list is only ever narrowed; one that shares
+            // nothing with it would be dropped silently, so it is refused instead.
+            if !same.constraints.destinations.isEmpty, !destinations.isEmpty,
+               !destinations.contains(where: { same.constraints.destinations.contains($0) }) {
+                throw Refusal(reason: "ssh-add: \(same.label ?? same.name) is already restricted to other destinations; "
+                              + "delete it (sesame key rm) to restrict it anew")
+            }
             if !constraints.isEmpty {
                 _ = try await vault.constrainKey(service: configuration.service, name: same.name, with: constraints)
             }

@@ -7,7 +7,10 @@ public final class SSHAgentConnection: Sendable {
         /// Every verified `session-bind@openssh.com`, in order: through a
         /// forwarded agent the first hops are forwardings, the last is the
         /// host being logged in to.
-        var hops: [(hostKey: PublicKey, forwarded: Bool)] = []
+        var hops: [SSHSessionBinding] = []
+        /// Whether a `session-bind@openssh.com` came, verified or not: a
+        /// connection whose binding failed is not taken for a local one.
+        var bindAttempted = false
         var prompt: AuthenticationContext?
         var isClosed = false
     }
@@ -30,8 +33,14 @@ public final class SSHAgentConnection: Sendable {
     /// it is for.
     public var hopChain: [PublicKey] { state.withLock { $0.hops.map(\.hostKey) } }
 
+    /// The bindings, first hop first, and whether a binding was attempted
+    /// (for destination constraints, issue 26).
+    var bindings: (hops: [SSHSessionBinding], attempted: Bool) { state.withLock { ($0.hops, $0.bindAttempted) } }
+
     /// OpenSSH's agent keeps at most 16 bindings per connection; so does this one.
     static let maximumHops = 16
+    /// The longest session identifier OpenSSH's agent binds.
+    static let maximumSessionIdentifierLength = 128
 
     /// Ends the connection: a prompt running for it is cancelled (SPEC A9:
     /// the context is invalidated), and later requests are refused.
@@ -43,11 +52,20 @@ public final class SSHAgentConnection: Sendable {
         prompt?.invalidate()
     }
 
-    /// Records a verified binding; `false` (refused) past ``maximumHops``.
-    func bind(hostKey: PublicKey, forwarded: Bool) -> Bool {
+    /// Notes that a binding was asked for, before it is verified.
+    func noteBindAttempt() {
+        state.withLock { $0.bindAttempted = true }
+    }
+
+    /// Records a verified binding as OpenSSH's agent does: `false`
+    /// (refused) past ``maximumHops``, or after a binding for a login
+    /// (only forwardings lead on); the same binding twice is kept once.
+    func bind(_ binding: SSHSessionBinding) -> Bool {
         state.withLock {
+            guard !$0.hops.contains(where: { !$0.forwarded }) else { return false }
+            if $0.hops.contains(where: { $0.sessionIdentifier == binding.sessionIdentifier && $0.hostKey == binding.hostKey }) { return true }
             guard $0.hops.count < Self.maximumHops else { return false }
-            $0.hops.append((hostKey, forwarded))
+            $0.hops.append(binding)
             return true
         }
     }

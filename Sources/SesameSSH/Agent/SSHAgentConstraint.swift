@@ -9,8 +9,11 @@ public enum SSHAgentConstraint: Sendable, Equatable {
     /// `SSH_AGENT_CONSTRAIN_CONFIRM` (2): ask the user before each use
     /// (`ssh-add -c`).
     case confirm
-    /// `SSH_AGENT_CONSTRAIN_EXTENSION` (255), such as OpenSSH's
-    /// `restrict-destination-v00@openssh.com` (`ssh-add -h`); its data is
-    /// not kept.
+    /// `SSH_AGENT_CONSTRAIN_EXTENSION` (255)
+    /// `restrict-destination-v00@openssh.com` (`ssh-add -h`, issue 26):
+    /// where the key may be used.
+    case destinations([KeyDestination])
+    /// Any other `SSH_AGENT_CONSTRAIN_EXTENSION` (255), such as
+    /// `sk-provider@openssh.com`; its data is not kept.
     case `extension`(name: String)
 }

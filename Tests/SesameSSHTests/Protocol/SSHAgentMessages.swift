@@ -42,7 +42,7 @@ enum SSHAgentMessages {
 
     static var addP256Constrained: [UInt8] {
         addP256Base + [1] + u32(3600) + [2]
-            + [255] + string("restrict-destination-v00@openssh.com") + string(string("constraint data"))
+            + [255] + string("sk-provider@openssh.com") + string(string("constraint data"))
             + [2]
     }
 

@@ -41,7 +41,7 @@ struct SSHAgentProtocolTests {
         #expect(key.algorithm == .p256 && comment == "ecdsa")
         #expect(key.privateKey.constantTimeEquals(SecretBytes(M.p256.rawRepresentation)))
         #expect(key.publicKey.rawRepresentation == Array(M.p256.publicKey.x963Representation))
-        #expect(constraints == [.lifetime(seconds: 3600), .confirm, .extension(name: "restrict-destination-v00@openssh.com"), .confirm])
+        #expect(constraints == [.lifetime(seconds: 3600), .confirm, .extension(name: "sk-provider@openssh.com"), .confirm])
         // An unknown extension's data is the rest of the message.
         let base = M.addP256Base
         guard case .addIdentity(_, _, let rest) = try SSHAgentRequest.parse(base + [255] + M.string("x@example.com") + [1, 2, 3, 255]) else { Issue.record("ext"); return }
@@ -128,7 +128,7 @@ struct SSHAgentProtocolTests {
     /// Cuts of message 25 between constraints leave a valid, shorter message.
     private func isConstraintBoundary(_ length: Int) -> Bool {
         let total = M.addP256Constrained.count
-        let ext = 1 + 4 + 36 + 4 + 4 + 15
+        let ext = 1 + 4 + 23 + 4 + 4 + 15
         return [total - 1 - ext - 1 - 5, total - 1 - ext - 1, total - 1 - ext, total - 1].contains(length)
     }
 

@@ -19,7 +19,12 @@ import Crypto
 /// judged by it. Then the kernel's boot clock at that moment (a presence
 /// byte, the boot id, the uptime's `Double` bits): within that boot a
 /// lifetime is measured on it too, which no process can set (issue 23).
-/// Version 1 had no boot reading.
+/// Version 1 had no boot reading. Version 3 (written only for a key with a
+/// destination list, so that older Sesames keep reading every other key;
+/// they read a version 3 record as tampered and never use the key, failing
+/// closed) then has the destinations (issue 26): a count, and for each its
+/// from and to hops, each a user (empty for none), a hostname (empty for
+/// none), a key count and each key's blob and CA byte.
 struct KeyConstraintsRecord: Sendable, Equatable {
     var constraints: KeyConstraints
     /// When they were set, wall clock.
@@ -33,10 +38,13 @@ struct KeyConstraintsRecord: Sendable, Equatable {
     static let clockSkew: TimeInterval = 120
 
     private static let version: UInt8 = 2
+    private static let destinationsVersion: UInt8 = 3
+    /// As many as OpenSSH's agent accepts in one constraint.
+    static let maximumDestinations = 1024
 
     var encoded: [UInt8] {
         var writer = ByteWriter()
-        writer.u8(Self.version)
+        writer.u8(constraints.destinations.isEmpty ? Self.version : Self.destinationsVersion)
         writer.u8((constraints.confirmEachUse ? 1 : 0) | (constraints.refusesForwarding ? 2 : 0))
         if let expires = constraints.expires {
             writer.u8(1)
@@ -52,7 +60,35 @@ struct KeyConstraintsRecord: Sendable, Equatable {
         } else {
             writer.u8(0)
         }
+        guard !constraints.destinations.isEmpty else { return writer.bytes }
+        writer.u32(UInt32(constraints.destinations.count))
+        for destination in constraints.destinations {
+            for hop in [destination.from, destination.to] {
+                writer.field(Array((hop.user ?? "").utf8))
+                writer.field(Array((hop.hostname ?? "").utf8))
+                writer.u32(UInt32(hop.hostKeys.count))
+                for key in hop.hostKeys {
+                    writer.field(key.blob)
+                    writer.u8(key.isCertificateAuthority ? 1 : 0)
+                }
+            }
+        }
         return writer.bytes
+    }
+
+    private static func hop(_ reader: inout ByteReader) throws(ByteReaderError) -> KeyDestination.Hop {
+        let user = String(decoding: try reader.field(), as: UTF8.self)
+        let hostname = String(decoding: try reader.field(), as: UTF8.self)
+        let count = try reader.u32()
+        var keys: [KeyDestination.HostKey] = []
+        for _ in 0..<count {
+            // Each key takes at least five bytes, so a hostile count runs out of input first.
+            let blob = try reader.field()
+            let flag = try reader.u8()
+            guard flag <= 1 else { throw ByteReaderError() }
+            keys.append(KeyDestination.HostKey(blob: blob, isCertificateAuthority: flag == 1))
+        }
+        return KeyDestination.Hop(user: user.isEmpty ? nil : user, hostname: hostname.isEmpty ? nil : hostname, hostKeys: keys)
     }
 
     init(constraints: KeyConstraints, since: Double, sinceBoot: BootInstant? = nil) {
@@ -81,7 +117,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
     init(decoding bytes: [UInt8]) throws(ByteReaderError) {
         var reader = ByteReader(bytes)
         let version = try reader.u8()
-        guard version == 1 || version == Self.version else { throw ByteReaderError() }
+        guard (1...Self.destinationsVersion).contains(version) else { throw ByteReaderError() }
         let flags = try reader.u8()
         guard flags & ~3 == 0 else { throw ByteReaderError() }
         var expires: Date?
@@ -101,8 +137,17 @@ struct KeyConstraintsRecord: Sendable, Equatable {
             guard uptime.isFinite, uptime >= 0 else { throw ByteReaderError() }
             sinceBoot = BootInstant(bootID: bootID, uptime: uptime)
         }
+        var destinations: [KeyDestination] = []
+        if version >= Self.destinationsVersion {
+            let count = try reader.u32()
+            guard count > 0, count <= Self.maximumDestinations else { throw ByteReaderError() }
+            for _ in 0..<count {
+                destinations.append(KeyDestination(from: try Self.hop(&reader), to: try Self.hop(&reader)))
+            }
+        }
         guard reader.isAtEnd else { throw ByteReaderError() }
-        constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1, refusesForwarding: flags & 2 == 2)
+        constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1, refusesForwarding: flags & 2 == 2,
+                                     destinations: destinations)
     }
 
     /// The associated data: the key row's identity and public key.

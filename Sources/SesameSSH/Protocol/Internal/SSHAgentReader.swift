@@ -112,7 +112,13 @@ struct SSHAgentReader {
             case 255:
                 let name = String(decoding: try string("constraint extension name"), as: UTF8.self)
                 switch name {
-                case "restrict-destination-v00@openssh.com", "sk-provider@openssh.com":
+                case "restrict-destination-v00@openssh.com":
+                    guard !constraints.contains(where: { if case .destinations = $0 { true } else { false } }) else {
+                        throw .malformed("\(name) given twice")
+                    }
+                    constraints.append(.destinations(try destinations()))
+                    continue
+                case "sk-provider@openssh.com":
                     _ = try string("\(name) data")
                 case "associated-certs-v00@openssh.com":
                     _ = try u8("\(name) flag")
