@@ -6,7 +6,7 @@ as FuzzAgent takes it. The hand-made ones follow draft-miller-ssh-agent's
 layouts; the real-* ones are what OpenSSH's ssh-add and ssh-keygen sent to a
 fake agent on a temporary socket, with throw-away keys that protect nothing.
 """
-import os, socket, struct, subprocess, tempfile, threading
+import base64, os, socket, struct, subprocess, tempfile, threading
 
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Corpus", "agent")
 os.makedirs(out, exist_ok=True)
@@ -125,4 +125,33 @@ def write_destination_constraints():
         write("real-25-dest-hop", captured[-1])
 
 write_destination_constraints()
+
+def key_types():
+    """Issue 26: every RSA size and NIST curve the agent keeps, made by
+    ssh-keygen, as ssh-add adds them (17, and 25 with a lifetime), as
+    ssh-add -d names them (18), and sign requests for each key (13; RSA
+    with the rsa-sha2-256 and rsa-sha2-512 flags, as ssh asks). ssh-keygen
+    -Y sign sends no sign request to an agent without identities, so those
+    are framed here around the .pub file's own blob."""
+    types = [("rsa2048", ["-t", "rsa", "-b", "2048"]), ("rsa3072", ["-t", "rsa", "-b", "3072"]),
+             ("rsa4096", ["-t", "rsa", "-b", "4096"]), ("p384", ["-t", "ecdsa", "-b", "384"]),
+             ("p521", ["-t", "ecdsa", "-b", "521"])]
+    for name, args in types:
+        path = os.path.join(tmp, "types-" + name)
+        subprocess.run(["ssh-keygen", *args, "-N", "", "-q", "-C", f"corpus {name}", "-f", path], check=True)
+        start = len(captured)
+        run("ssh-add", path)
+        run("ssh-add", "-t", "600", path)
+        run("ssh-add", "-d", path + ".pub")
+        labels = {0x11: "add", 0x19: "add-lifetime", 0x12: "remove"}
+        for body in captured[start:]:
+            if body[0] in labels:
+                write(f"types-{body[0]}-{labels[body[0]]}-{name}", body)
+        blob = base64.b64decode(open(path + ".pub").read().split()[1])
+        flags = [("rsa-sha2-256", 2), ("rsa-sha2-512", 4)] if name.startswith("rsa") else [("", 0)]
+        for flag_name, flag in flags:
+            suffix = f"{flag_name}-{name}" if flag_name else name
+            write(f"types-13-sign-{suffix}", b"\x0d" + s(blob) + s(b"data to sign") + struct.pack(">I", flag))
+
+key_types()
 print(f"{len(os.listdir(out))} files in {out}; captured types {sorted(seen)}")

@@ -17,4 +17,9 @@ int csesame_process_exists(int32_t pid);
 /// This process's id.
 int32_t csesame_process_id(void);
 
+/// Names the calling thread (at most 15 bytes), so the threads that run
+/// blocking calls (PAM, the TPM, sd-bus, RSA key generation) are visible in
+/// /proc/<pid>/task/*/comm and debuggers. Returns 0 on success.
+int csesame_name_current_thread(const char *name);
+
 #endif

@@ -12,5 +12,4 @@
 // tpm2-tss (the TPM as the device key store), opened with dlopen like libpam.
 #include "tpm_shim.h"
 // Naming the threads that run those blocking calls.
-#include "thread_shim.h"
 #endif

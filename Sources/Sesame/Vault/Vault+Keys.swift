@@ -36,7 +36,7 @@ extension Vault {
         accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) -> VaultKey {
-        try await storeKey(try PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+        try await storeKey(try await PrivateKeyMaterial.generating(algorithm), service: service, name: name, label: label,
                            accessibility: accessibility, accessControl: accessControl, context: context)
     }
 
@@ -124,7 +124,7 @@ extension Vault {
         service: String, name: String, algorithm: KeyAlgorithm, label: String?, accessibility: ItemAccessibility,
         accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
-        try await storeKey(try PrivateKeyMaterial(generating: algorithm), service: service, name: name, label: label,
+        try await storeKey(try await PrivateKeyMaterial.generating(algorithm), service: service, name: name, label: label,
                            accessibility: accessibility, accessControl: accessControl, constraints: constraints, context: context)
     }
 

@@ -35,6 +35,25 @@ enum PrivateKeyMaterial {
         }
     }
 
+    /// A new random key, made where it cannot stall other work: finding
+    /// RSA primes takes BoringSSL from a fraction of a second to several
+    /// seconds (4096 bits), during which the calling thread is blocked, so an
+    /// RSA key is made on a ``DedicatedThread`` rather than on one of the
+    /// cooperative pool's few threads. Elliptic-curve keys take microseconds
+    /// and are made here.
+    ///
+    /// - Parameter algorithm: What to make.
+    /// - Returns: The key.
+    /// - Throws: ``VaultError`` `ioError` when it could not be made.
+    static func generating(_ algorithm: KeyAlgorithm) async throws(VaultError) -> PrivateKeyMaterial {
+        guard algorithm.rsaBits != nil else { return try PrivateKeyMaterial(generating: algorithm) }
+        return try await DedicatedThread.run(
+            name: "sesame-keygen", noThread: VaultError(.ioError, "Could not make an \(algorithm) key: no thread could be started")
+        ) { () throws(VaultError) in
+            try PrivateKeyMaterial(generating: algorithm)
+        }
+    }
+
     /// The key from its stored bytes.
     init(algorithm: KeyAlgorithm, stored bytes: [UInt8]) throws(VaultError) {
         do {

@@ -1,4 +1,5 @@
 import CSesameLinux
+import Sesame
 
 #if canImport(Glibc)
 import Glibc
@@ -67,7 +68,7 @@ final class ServerThread: @unchecked Sendable {
         let created = pthread_create(&thread, nil, { argument in
             guard let argument else { return nil }
             let box = Unmanaged<Box>.fromOpaque(argument).takeRetainedValue()
-            _ = sesame_name_current_thread("sesame-dbus")
+            DedicatedThread.nameCurrentThread("sesame-dbus")
             if box.setup(box.state) {
                 box.thread.loop(box.state)
             } else {

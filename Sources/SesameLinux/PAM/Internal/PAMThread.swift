@@ -1,6 +1,5 @@
 #if os(Linux)
-import CSesameLinux
-import Glibc
+import Sesame
 
 /// A dedicated thread per PAM transaction.
 ///

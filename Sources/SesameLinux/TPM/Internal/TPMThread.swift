@@ -1,6 +1,5 @@
 #if os(Linux)
-import CSesameLinux
-import Glibc
+import Sesame
 
 /// A dedicated thread per TPM operation.
 ///
@@ -12,17 +11,7 @@ enum TPMThread {
 
     /// Runs `body` on a new thread and waits for it without holding a pool thread.
     static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(TPMError) -> Value) async throws(TPMError) -> Value {
-        let result: Result<Value, TPMError> = await withCheckedContinuation { continuation in
-            let started = DedicatedThread.detach(name: name) {
-                do throws(TPMError) {
-                    continuation.resume(returning: .success(try body()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            if !started { continuation.resume(returning: .failure(.failed("no thread could be started for the TPM"))) }
-        }
-        return try result.get()
+        try await DedicatedThread.run(name: name, noThread: .failed("no thread could be started for the TPM"), body)
     }
 }
 #endif
