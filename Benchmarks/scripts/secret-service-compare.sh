@@ -15,7 +15,7 @@
 #   scripts/install.sh builds it (scratch path .build-bench-release).
 #   RUNS=200  SEARCH_CALLS=300  SMALL=100  ITEMS=1000  LARGE=10000  (defaults)
 # Needs hyperfine, secret-tool (libsecret-tools), gnome-keyring, dbus-daemon
-# and /usr/bin/python3 with jeepney and secretstorage (python3-secretstorage).
+# and /usr/bin/python3 with jeepney (python3-jeepney).
 set -eu
 
 here=$(cd "$(dirname "$0")/../.." && pwd)   # the Sesame package
@@ -23,8 +23,8 @@ python=/usr/bin/python3
 for tool in hyperfine secret-tool gnome-keyring-daemon dbus-daemon; do
     command -v "$tool" >/dev/null 2>&1 || { echo "secret-service-compare.sh: needs $tool" >&2; exit 1; }
 done
-"$python" -c 'import jeepney, secretstorage' 2>/dev/null \
-    || { echo "secret-service-compare.sh: needs $python with jeepney and secretstorage (apt-get install python3-secretstorage)" >&2; exit 1; }
+"$python" -c 'import jeepney' 2>/dev/null \
+    || { echo "secret-service-compare.sh: needs $python with jeepney (apt-get install python3-jeepney)" >&2; exit 1; }
 
 sesame=${1:-${SESAME_BINARY:-}}
 if [ -z "$sesame" ]; then
@@ -101,16 +101,27 @@ pids+=($!)
 wait_for_provider "$vault"
 
 # Items number FROM..TO-1 of the same set in both: service=bench,
-# account=acct-N, a 32-character secret. Created through one client
-# (secretstorage) so that filling 10,000 items does not take 10,000 processes.
+# account=acct-N, a 32-character secret. Created through one client with
+# CreateItem on the default alias in a plain session (the values are
+# throwaway): python-secretstorage's create_item first reads the
+# collection's Locked property, and Sesame answers a Get by computing every
+# property, Items included, which opens every item (O(n) per create).
 fill() {   # $1: bus address, $2: from, $3: to
     DBUS_SESSION_BUS_ADDRESS=$1 "$python" - "$2" "$3" <<'PY'
-import sys, secretstorage
-connection = secretstorage.dbus_init()
-collection = secretstorage.get_default_collection(connection)
+import sys
+from jeepney import DBusAddress, new_method_call
+from jeepney.io.blocking import open_dbus_connection
+connection = open_dbus_connection(bus="SESSION")
+name = "org.freedesktop.secrets"
+service = DBusAddress("/org/freedesktop/secrets", bus_name=name, interface="org.freedesktop.Secret.Service")
+session = connection.send_and_get_reply(new_method_call(service, "OpenSession", "sv", ("plain", ("s", "")))).body[1]
+collection = DBusAddress("/org/freedesktop/secrets/aliases/default", bus_name=name, interface="org.freedesktop.Secret.Collection")
 for n in range(int(sys.argv[1]), int(sys.argv[2])):
-    collection.create_item(f"bench item {n}", {"service": "bench", "account": f"acct-{n}"},
-                           f"value-{n:026d}".encode(), replace=False)
+    properties = {"org.freedesktop.Secret.Item.Label": ("s", f"bench item {n}"),
+                  "org.freedesktop.Secret.Item.Attributes": ("a{ss}", {"service": "bench", "account": f"acct-{n}"})}
+    reply = connection.send_and_get_reply(new_method_call(collection, "CreateItem", "a{sv}(oayays)b",
+        (properties, (session, b"", f"value-{n:026d}".encode(), "text/plain"), False)))
+    assert reply.header.message_type.name == "method_return", reply.body
 PY
 }
 # SearchItems({"account": "acct-50"}), one match, CALLS times over one
