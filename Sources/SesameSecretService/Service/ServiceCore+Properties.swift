@@ -9,8 +9,8 @@ extension ServiceCore {
         switch request.member {
         case "Get":
             try expect(request, "Get", "ss")
-            let all = try await propertyValues(object, interface: args[0].stringValue ?? "", for: caller(of: request))
             let name = args[1].stringValue ?? ""
+            let all = try await propertyValues(object, interface: args[0].stringValue ?? "", only: name, for: caller(of: request))
             guard let value = all[name] else {
                 throw DBusError.invalidArgs("no property \(name.escapingControlCharacters())")
             }
@@ -33,7 +33,13 @@ extension ServiceCore {
         }
     }
 
-    private func propertyValues(_ object: SecretObject, interface: String, for caller: SecretServiceCaller) async throws -> [String: DBusValue] {
+    /// - Parameters:
+    ///   - only: The one property a `Get` asks for; a collection's `Items`
+    ///     opens every item, so it is listed only when asked for (clients
+    ///     read `Locked` before each `CreateItem`).
+    ///   - caller: Whose "Locked" an item reports (SPEC D10).
+    private func propertyValues(_ object: SecretObject, interface: String, only: String? = nil,
+                                for caller: SecretServiceCaller) async throws -> [String: DBusValue] {
         switch object {
         case .service:
             guard interface.isEmpty || interface == Self.serviceInterface else { return [:] }
@@ -45,15 +51,18 @@ extension ServiceCore {
             guard let collection = try await store.collections().first(where: { $0.id == id }) else {
                 throw SecretServiceErrors.noSuchObject(SecretObject.collectionPath(id))
             }
-            let items = try await store.items(in: id).filter { Self.isServable($0.id) }
-            return [
-                "Items": .objectPaths(items.map { SecretObject.itemPath($0.id) }),
+            var values: [String: DBusValue] = [
                 "Label": .string(collection.label),
                 // Collections stay open while the server runs; items carry the locks.
                 "Locked": .boolean(false),
                 "Created": .uint64(collection.created),
                 "Modified": .uint64(collection.modified),
             ]
+            if only == nil || only == "Items" {
+                let items = try await store.items(in: id).filter { Self.isServable($0.id) }
+                values["Items"] = .objectPaths(items.map { SecretObject.itemPath($0.id) })
+            }
+            return values
         case .item(let id):
             guard interface.isEmpty || interface == Self.itemInterface else { return [:] }
             let item = try await store.item(id)
