@@ -182,7 +182,7 @@ public final class PinentryPresenter: PromptPresenter {
         }
         // pinentry ending first must fail our write, not kill us.
         signal(SIGPIPE, SIG_IGN)
-        var environment = PinentryEnvironment.entries()
+        var environment = InheritedEnvironment.entries()
         defer { for index in environment.indices { wipe(&environment[index]) } }
         let (ours, theirs) = ((read: fromChild[0], write: toChild[1]), (input: toChild[0], output: fromChild[1]))
         var started = false
