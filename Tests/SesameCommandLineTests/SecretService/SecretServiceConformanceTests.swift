@@ -13,7 +13,7 @@ import Testing
 struct SecretServiceConformanceTests {
     static let gnomeKeyringDaemon = "/usr/bin/gnome-keyring-daemon"
 
-    @Test("against Sesame: every upstream test that can run passes, the excluded ones are exactly those listed",
+    @Test("SPEC D10, issue 25: against Sesame: every upstream test that can run passes, the excluded ones are exactly those listed",
           arguments: UpstreamSuite.allCases)
     func againstSesame(_ suite: UpstreamSuite) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
@@ -37,7 +37,7 @@ struct SecretServiceConformanceTests {
         #expect(server.isRunning, "sesame secret-service exited during the suite: \(Self.log(bus, "sesame.log"))")
     }
 
-    @Test("against gnome-keyring (the reference): the same tests pass, the same ones are excluded",
+    @Test("SPEC D10, issue 25: against gnome-keyring (the reference): the same tests pass, the same ones are excluded",
           arguments: UpstreamSuite.allCases)
     func againstGnomeKeyring(_ suite: UpstreamSuite) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.gnomeKeyringDaemon), "needs gnome-keyring")
