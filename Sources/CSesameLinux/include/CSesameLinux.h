@@ -11,5 +11,7 @@
 #include "keyring_shim.h"
 // tpm2-tss (the TPM as the device key store), opened with dlopen like libpam.
 #include "tpm_shim.h"
-// Naming the threads that run those blocking calls.
+// OpenSSL's libcrypto, opened with dlopen: constant-time modular exponentiation
+// for the Secret Service's Diffie-Hellman session (swift-crypto has none).
+#include "libcrypto_shim.h"
 #endif

@@ -2,6 +2,7 @@ import BigInt
 import Crypto
 import Foundation
 import Sesame
+import SesameLinux
 @testable import SesameSecretService
 import Testing
 
@@ -19,27 +20,59 @@ struct DHKeyExchangeTests {
         }
     }
 
-    @Test("a shared secret of 127 bytes is left-padded to 128 before HKDF, as libsecret and secretstorage do")
-    func paddedSharedSecret() throws {
+    @Test("a shared secret of 127 bytes is left-padded to 128 before HKDF, as libsecret and secretstorage do",
+          arguments: [DHKeyExchange.Engine.libcrypto, .bigInt])
+    func paddedSharedSecret(engine: DHKeyExchange.Engine) throws {
         // Server key 2^255 + 0x31ca gives a shared secret whose first byte is
         // zero; dhcrypto derives 65f14074681d17a8761b1a4de683b79d from it.
         let privateKey = (BigUInt(1) << 255) + BigUInt(0x31ca)
-        let agreed = try DHKeyExchange.agree(clientPublic: SecretBytes(Self.bytes(Self.clientPublic)), privateKey: privateKey)
+        let agreed = try DHKeyExchange.agree(clientPublic: SecretBytes(Self.bytes(Self.clientPublic)), privateKey: privateKey, engine: engine)
         let key = agreed.aesKey.withUnsafeBytes { Array($0) }
         #expect(key == Self.bytes("65f14074681d17a8761b1a4de683b79d"))
         #expect(agreed.publicKey.count == 128)
     }
 
-    @Test("public keys outside 1 < y < p-1 are refused")
-    func invalidKeys() {
+    @Test("libcrypto computes the exponentiations on this machine (the constant-time engine), and agrees with BigInt on random keys")
+    func enginesAgree() throws {
+        // libcrypto.so.3 is part of every Debian with OpenSSH or Python; .ci/run installs libssl3 so this holds on CI.
+        #expect(LibCryptoModularPower.unavailableReason() == nil)
+        #expect(DHKeyExchange.Engine.preferred == .libcrypto)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let privateKey = BigUInt.randomInteger(withExactWidth: 256, using: &generator)
+            let peer = BigUInt.randomInteger(lessThan: DHKeyExchange.prime - 3, using: &generator) + 2
+            let client = SecretBytes(DHKeyExchange.padded(peer))
+            let fast = try DHKeyExchange.agree(clientPublic: client, privateKey: privateKey, engine: .libcrypto)
+            let slow = try DHKeyExchange.agree(clientPublic: client, privateKey: privateKey, engine: .bigInt)
+            #expect(fast.publicKey == slow.publicKey)
+            #expect(fast.publicKey == DHKeyExchange.padded(BigUInt(2).power(privateKey, modulus: DHKeyExchange.prime)))
+            #expect(fast.aesKey == slow.aesKey)
+        }
+    }
+
+    @Test("libcrypto's exponentiation refuses an even modulus instead of answering")
+    func evenModulusRefused() {
+        let two: [UInt8] = [2], three: [UInt8] = [3], even: [UInt8] = [0x10, 0x00]
+        let result = two.withUnsafeBytes { base in
+            three.withUnsafeBytes { exponent in
+                even.withUnsafeBytes { modulus in
+                    LibCryptoModularPower.power(base: base, exponent: exponent, modulus: modulus, byteCount: 2) { Array($0) }
+                }
+            }
+        }
+        #expect(result == nil)
+    }
+
+    @Test("public keys outside 1 < y < p-1 are refused", arguments: [DHKeyExchange.Engine.libcrypto, .bigInt])
+    func invalidKeys(engine: DHKeyExchange.Engine) {
         let p = DHKeyExchange.prime
         for key in [BigUInt(0), BigUInt(1), p - 1, p, p + 1] {
             #expect(throws: DHKeyExchange.Failure.self) {
-                _ = try DHKeyExchange.agree(clientPublic: SecretBytes([UInt8](key.serialize())), privateKey: BigUInt(12345))
+                _ = try DHKeyExchange.agree(clientPublic: SecretBytes([UInt8](key.serialize())), privateKey: BigUInt(12345), engine: engine)
             }
         }
         #expect(throws: DHKeyExchange.Failure.self) {
-            _ = try DHKeyExchange.agree(clientPublic: SecretBytes([UInt8](repeating: 0xff, count: 2000)), privateKey: BigUInt(12345))
+            _ = try DHKeyExchange.agree(clientPublic: SecretBytes([UInt8](repeating: 0xff, count: 2000)), privateKey: BigUInt(12345), engine: engine)
         }
     }
 
