@@ -26,6 +26,35 @@ extension Vault {
         return try await read(service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
+    /// Reads an item's value and description if `context` already
+    /// satisfies its access control (the Secret Service `GetSecrets` of an
+    /// unlocked item): one verified row read where ``needsAuthentication(item:inCollection:context:)``,
+    /// ``item(_:inCollection:)`` and ``secret(ofItem:inCollection:operationPrompt:context:)``
+    /// would make four. Never prompts for a locked item: it returns `nil`.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    ///   - operationPrompt: Why the caller reads the item it is given; shown
+    ///     only by an application password's prompt, which "locked" does not
+    ///     cover.
+    ///   - context: The caller's context, authorised by its `Unlock` or not.
+    /// - Returns: The description and the value (wiped when released), or
+    ///   `nil` when reading would need the owner.
+    /// - Throws: ``VaultError`` as ``secret(ofItem:inCollection:operationPrompt:context:)`` does.
+    public func secretIfUnlocked(
+        ofItem id: String, inCollection collection: String, operationPrompt: (SecretServiceItem) -> String,
+        context: AuthenticationContext
+    ) async throws(VaultError) -> (item: SecretServiceItem, value: SecretBytes)? {
+        let row = try await secretServiceRow(id, inCollection: collection)
+        guard let item = row.secretServiceItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        if await context.needsPrompt(for: item.accessControl, operation: .useItem) { return nil }
+        let itemKey = try await unlockItemKey(row, operation: .useItem, prompt: operationPrompt(item), context: context)
+        var plaintext = try open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
+        defer { wipe(&plaintext) }
+        return (item, SecretBytes(plaintext))
+    }
+
     /// Replaces an item's value (the Secret Service `SetSecret`),
     /// authenticating as ``secret(ofItem:inCollection:operationPrompt:context:)`` does.
     ///

@@ -125,7 +125,7 @@ extension ServiceCore {
     func readSecret(_ id: SecretServiceItemID, session: TransportSession, request: DBusRequest) async throws -> DBusValue {
         let caller = SecretServiceCaller(busName: request.sender, pid: request.senderPID,
                                          executable: ProcessExecutable.path(of: request.senderPID))
-        if try await store.needsAuthentication(id, for: caller) { throw SecretServiceErrors.isLocked(SecretObject.itemPath(id)) }
+        // The store refuses a locked item itself (its contract: never prompts).
         let secret = try await store.secret(of: id, for: caller)
         let sealed: (parameters: SecretBytes, value: SecretBytes)
         do {

@@ -115,15 +115,14 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
         // Never prompts: a locked item is refused here, and opened only by a Prompt.
-        guard try await !needsAuthentication(item, for: caller) else { throw SecretServiceStoreError.locked(item) }
         let context = currentContext(for: caller)
-        return try await mapping(item: item) { () async throws(VaultError) in
-            let description = try await vault.item(item.item, inCollection: item.collection)
-            let value = try await vault.secret(
+        let read = try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.secretIfUnlocked(
                 ofItem: item.item, inCollection: item.collection,
-                operationPrompt: "Read \"\(description.label)\" for \(caller.executable ?? caller.busName)", context: context)
-            return SecretServiceSecret(value: value, contentType: description.contentType)
+                operationPrompt: { "Read \"\($0.label)\" for \(caller.executable ?? caller.busName)" }, context: context)
         }
+        guard let read else { throw SecretServiceStoreError.locked(item) }
+        return SecretServiceSecret(value: read.value, contentType: read.item.contentType)
     }
 
     public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws {

@@ -124,6 +124,29 @@ struct SecretServiceLockedTests {
         #expect(try await setup.locked(item, carrying) == true, "an invalidated context can no longer authenticate")
     }
 
+    @Test("SPEC D10: secretIfUnlocked reads an unlocked item in one go and refuses a locked one without a scan, prompt or attempt")
+    func secretIfUnlocked() async throws {
+        let setup = try await Setup()
+        let open = try await setup.item("open", Vault.noAccessControl)
+        let finger = try await setup.item("finger", .biometryAny)
+        let context = setup.fixture.context()
+        func read(_ item: String) async throws -> (item: SecretServiceItem, value: SecretBytes)? {
+            try await setup.fixture.vault.secretIfUnlocked(ofItem: item, inCollection: setup.collection,
+                                                           operationPrompt: { "Read \($0.label)" }, context: context)
+        }
+        let opened = try #require(try await setup.untouched { try await read(open) })
+        #expect(opened.item.label == "open")
+        #expect(opened.value.constantTimeEquals(SecretBytes(utf8: "secret")))
+        setup.fixture.sensor.present(.match)
+        #expect(try await setup.untouched { try await read(finger) } == nil, "locked: nil, and the waiting finger is not scanned")
+        try await context.evaluateAccessControl(.biometryAny, operation: .useItem, localizedReason: "Unlock")
+        let unlocked = try #require(try await setup.untouched { try await read(finger) })
+        #expect(unlocked.value.constantTimeEquals(SecretBytes(utf8: "secret")))
+        #expect(unlocked.item.accessControl == .biometryAny)
+        #expect(await setup.fixture.status { _ = try await setup.fixture.vault.secretIfUnlocked(
+            ofItem: "ffffffffffffffff", inCollection: setup.collection, operationPrompt: { $0.label }, context: context) } == .itemNotFound)
+    }
+
     @Test("SPEC D10: asking about an unknown item is itemNotFound")
     func unknownItem() async throws {
         let setup = try await Setup()
