@@ -175,7 +175,7 @@ public final class PinentryPresenter: PromptPresenter {
     /// conversation then ends on EOF.
     ///
     /// A socket rather than pipes: a write to a pipe whose reader is gone
-    /// raises SIGPIPE, and the only way around that, ignoring SIGPIPE, is
+    /// raises SIGPIPE, and the usual way around that, ignoring SIGPIPE, is
     /// process-wide: it would change the embedding app's disposition and
     /// every child it starts later would inherit it. `send` with
     /// MSG_NOSIGNAL fails with EPIPE instead and touches nothing else.
