@@ -140,13 +140,8 @@ actor Agents {
         let directory = NSTemporaryDirectory() + "sesame-bench-agent-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 
-        let openSSHSocket = directory + "/openssh.sock"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-agent")
-        process.arguments = ["-D", "-a", openSSHSocket]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: openSSHSocket) { try await Task.sleep(for: .milliseconds(10)) }
+        // Stopped, and the directory removed, however this process ends.
+        let openSSHSocket = try OpenSSHAgent(directory: directory).socket
 
         let sensor = SimulatedSensor()
         let clock = SystemClock()

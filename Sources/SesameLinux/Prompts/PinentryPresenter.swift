@@ -13,7 +13,7 @@ import SystemPackage
 /// no terminal of ours (issue 25): the program `$PINENTRY` or `pinentry`
 /// picks the surface (a GNOME or Qt window, or curses on `$GPG_TTY`), and
 /// Sesame speaks the Assuan protocol to it over its standard input and
-/// output. The PIN comes back through a pipe into wiped buffers, never
+/// output. The PIN comes back through a socket into wiped buffers, never
 /// through argv, the environment or a log.
 ///
 /// Like ``AskpassPresenter`` it shows nothing else and offers no buttons: a
@@ -168,67 +168,68 @@ public final class PinentryPresenter: PromptPresenter {
         }
     }
 
-    /// Starts pinentry through swift-subprocess with two pipes of ours (its
-    /// standard output may hold the PIN: it is read into wiped buffers, not
-    /// swift-subprocess's) and converses on a dedicated thread. Cancelling
-    /// the task tears pinentry down; the conversation then ends on EOF.
+    /// Starts pinentry through swift-subprocess with one socket of ours as
+    /// its standard input and output (its output may hold the PIN: it is
+    /// read into wiped buffers, not swift-subprocess's) and converses on a
+    /// dedicated thread. Cancelling the task tears pinentry down; the
+    /// conversation then ends on EOF.
+    ///
+    /// A socket rather than pipes: a write to a pipe whose reader is gone
+    /// raises SIGPIPE, and the usual way around that, ignoring SIGPIPE, is
+    /// process-wide: it would change the embedding app's disposition and
+    /// every child it starts later would inherit it. `send` with
+    /// MSG_NOSIGNAL fails with EPIPE instead and touches nothing else.
     private func run(_ script: PinentryScript) async throws -> Result<SecretBytes?, PinentryError> {
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
-        guard Self.makePipe(&toChild) else { return .failure(.notAvailable("no pipe: \(String(cString: strerror(errno)))")) }
-        guard Self.makePipe(&fromChild) else {
-            close(toChild[0])
-            close(toChild[1])
-            return .failure(.notAvailable("no pipe: \(String(cString: strerror(errno)))"))
+        guard let (ours, theirs) = Self.makeSocket() else {
+            return .failure(.notAvailable("no socket: \(String(cString: strerror(errno)))"))
         }
-        // pinentry ending first must fail our write, not kill us.
-        signal(SIGPIPE, SIG_IGN)
         var environment = InheritedEnvironment.entries()
         defer { for index in environment.indices { wipe(&environment[index]) } }
-        let (ours, theirs) = ((read: fromChild[0], write: toChild[1]), (input: toChild[0], output: fromChild[1]))
         var started = false
         do {
             let outcome = try await Subprocess.run(
                 .path(FilePath(program)), arguments: [], environment: .custom(environment),
                 input: .fileDescriptor(FileDescriptor(rawValue: theirs.input), closeAfterSpawningProcess: true),
-                // Closed here once pinentry has it: its end is then our EOF.
+                // Closed here once pinentry has them: its end is then our EOF.
                 output: .fileDescriptor(FileDescriptor(rawValue: theirs.output), closeAfterSpawningProcess: true),
                 error: .discarded
             ) { _ in
                 started = true
-                return await Self.converse(script, reading: ours.read, writing: ours.write)
+                return await Self.converse(script, over: ours)
             }
             return outcome.closureResult
         } catch {
-            if !started {
-                close(ours.read)
-                close(ours.write)
-            }
+            if !started { close(ours) }
             throw error
         }
     }
 
-    /// A pipe whose ends no other child inherits (Glibc's module lacks pipe2).
-    private static func makePipe(_ ends: inout [Int32]) -> Bool {
-        guard pipe(&ends) == 0 else { return false }
-        guard ends.allSatisfy({ fcntl($0, F_SETFD, FD_CLOEXEC) == 0 }) else {
+    /// A connected pair of stream sockets, ours and pinentry's (its end
+    /// twice: swift-subprocess closes standard input and output apart).
+    /// Close-on-exec, so that no other child inherits an end.
+    private static func makeSocket() -> (ours: Int32, theirs: (input: Int32, output: Int32))? {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else { return nil }
+        let output = fcntl(ends[1], F_DUPFD_CLOEXEC, 0)
+        guard output >= 0 else {
+            let saved = errno
             ends.forEach { close($0) }
-            return false
+            errno = saved
+            return nil
         }
-        return true
+        return (ends[0], (ends[1], output))
     }
 
-    private static func converse(_ script: PinentryScript, reading: Int32, writing: Int32) async -> Result<SecretBytes?, PinentryError> {
+    private static func converse(_ script: PinentryScript, over socket: Int32) async -> Result<SecretBytes?, PinentryError> {
         await withCheckedContinuation { continuation in
             let started = DedicatedThread.detach(name: "sesame-pinentry") {
-                let connection = AssuanConnection(reading: reading, writing: writing)
+                let connection = AssuanConnection(socket: socket)
                 let result = Result { () throws(PinentryError) in try script.run(on: connection) }
-                close(reading)
-                close(writing)
+                close(socket)
                 continuation.resume(returning: result)
             }
             if !started {
-                close(reading)
-                close(writing)
+                close(socket)
                 continuation.resume(returning: .failure(.notAvailable("no thread for the conversation")))
             }
         }

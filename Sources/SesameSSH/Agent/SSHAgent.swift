@@ -60,6 +60,12 @@ public final class SSHAgent: Sendable {
     private struct State: Sendable {
         /// Key blobs `ssh-add -d` / `-D` removed from this agent.
         var hidden: Set<[UInt8]> = []
+        /// Each served key's blob and vault name, as the last listing found
+        /// them, so that a sign request reads one row rather than every row
+        /// (a listing opens and checks each, twice with the expired keys'
+        /// clean-up). Names only: the row itself, its access control,
+        /// constraints and private key, is read afresh for every signature.
+        var names: [[UInt8]: String] = [:]
     }
 
     private let vault: Vault
@@ -158,15 +164,32 @@ public final class SSHAgent: Sendable {
         // The vault leaves expired keys out anyway; deleting them here keeps the file clean.
         try? await vault.deleteExpiredKeys(service: configuration.service)
         let hidden = state.withLock { $0.hidden }
-        return try await vault.keys(service: configuration.service).compactMap { key in
+        let served = try await vault.keys(service: configuration.service).compactMap { key -> (key: VaultKey, blob: [UInt8])? in
             guard key.algorithm.purpose == .signing, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey), !hidden.contains(blob) else { return nil }
             return (key, blob)
         }
+        let names = Dictionary(served.map { ($0.blob, $0.key.name) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { $0.names = names }
+        return served
+    }
+
+    /// The served key whose blob is `keyBlob`: the row the last listing
+    /// named, read now, when it still holds that key; else what a listing
+    /// finds (a key renamed, replaced or added since, or past its lifetime,
+    /// which the listing deletes).
+    private func servedKey(blob keyBlob: [UInt8]) async throws -> VaultKey? {
+        let (hidden, name) = state.withLock { ($0.hidden.contains(keyBlob), $0.names[keyBlob]) }
+        guard !hidden else { return nil }
+        // A row that fails here (gone, expired, tampered) is the listing's to report.
+        if let name, let key = try? await vault.key(service: configuration.service, name: name),
+           key.algorithm.purpose == .signing, SSHKeyEncoding.publicKeyBlob(key.publicKey) == keyBlob {
+            return key
+        }
+        return try await servedKeys().first(where: { $0.blob == keyBlob })?.key
     }
 
     private func sign(_ data: [UInt8], keyBlob: [UInt8], flags: UInt32, on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
-        guard !lock.isLocked, let served = try await servedKeys().first(where: { $0.blob == keyBlob }) else { return .failure }
-        let key = served.key
+        guard !lock.isLocked, let key = try await servedKey(blob: keyBlob) else { return .failure }
         // Checked before anyone is asked: a signature that would be refused needs no finger.
         let rsaScheme = try Self.rsaScheme(for: key, flags: flags)
         if key.constraints.refusesForwarding && connection.isForwarded {

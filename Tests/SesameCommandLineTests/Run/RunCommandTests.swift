@@ -107,9 +107,6 @@ struct RunCommandTests {
         try await home.put("api-token", token)
         // grep and ls inherit what sesame exec'd into: sh changes neither.
         let probe = #"grep -E '^Sig(Blk|Ign)' /proc/self/status; ls -l /proc/self/fd"#
-        // A shell from a terminal starts with SIGPIPE at its default; an in-process test of pinentry may
-        // have left this process ignoring it, which both children would inherit.
-        BrokenPipe.reinstall()
         let direct = try await SesameBinary.runCommand(["/bin/sh", "-c", probe], environment: home.environment)
         let viaSesame = try await home.sesame(["run", "--no-interaction", "--passcode-fd", "3", "--env", "T=api-token"] + masking + ["--", "/bin/sh", "-c", probe],
                                               secret: VaultHome.passcode)

@@ -10,13 +10,6 @@ enum BrokenPipe {
         signal(SIGPIPE) { _ in }
     }()
 
-    /// Puts the handler back where in-process code has since set SIG_IGN
-    /// (`PinentryPresenter` does, for its own pipes): children inherit an
-    /// ignored SIGPIPE, but not a handler.
-    static func reinstall() {
-        signal(SIGPIPE) { _ in }
-    }
-
     /// Writes `data` to `handle`, ignoring a reader that has gone away.
     static func write(_ data: Data, to handle: FileHandle) {
         _ = survived

@@ -3,7 +3,28 @@ import Foundation
 import Glibc
 import Sesame
 import SesameLinux
+import Synchronization
 import Testing
+
+/// Counts SIGPIPEs raised on a thread named `sesame-pinentry` (the
+/// presenter's conversation): a write there to a pinentry that has gone
+/// would kill a process with the default disposition.
+private enum SIGPIPECounter {
+    static let raised = Atomic<Int>(0)
+
+    static let handler: @convention(c) (Int32) -> Void = { _ in
+        // Only system calls here: the handler interrupts arbitrary code.
+        var name: (UInt64, UInt64) = (0, 0)
+        let descriptor = open("/proc/thread-self/comm", O_RDONLY)
+        guard descriptor >= 0 else { return }
+        let count = withUnsafeMutableBytes(of: &name) { read(descriptor, $0.baseAddress, 15) }
+        close(descriptor)
+        // "sesame-pinentry", 15 bytes, little-endian.
+        if count == 15, name.0 == 0x702D_656D_6173_6573, name.1 == 0x0079_7274_6E65_6E69 {
+            raised.add(1, ordering: .relaxed)
+        }
+    }
+}
 
 /// pinentry over Assuan: a scripted pinentry (python3) for the protocol's
 /// cases, whose transcript the tests read, and Debian's real pinentry-tty on
@@ -12,14 +33,14 @@ import Testing
 struct PinentryPresenterTests {
     /// A fake pinentry in a fresh directory: answers OK to everything,
     /// logs each line it gets to `log`, and answers GETPIN with `getpin`
-    /// (python statements).
+    /// (python statements). `start` runs before the greeting.
     private struct FakePinentry {
         let directory: URL
         var program: String { directory.appendingPathComponent("pinentry").path }
         var log: String { directory.appendingPathComponent("log").path }
         var pidFile: String { directory.appendingPathComponent("pid").path }
 
-        init(getpin: String, before: String = "") throws {
+        init(getpin: String, before: String = "", start: String = "") throws {
             let python = "/usr/bin/python3"
             try #require(FileManager.default.isExecutableFile(atPath: python), "python3 is needed for the scripted pinentry")
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID().uuidString)")
@@ -30,6 +51,7 @@ struct PinentryPresenterTests {
             open("\(directory.path)/pid", "w").write(str(os.getpid()))
             log = open("\(directory.path)/log", "wb")
             out = sys.stdout
+            \(start.split(separator: "\n").joined(separator: "\n"))
             out.write("OK Pleased to meet you\\n"); out.flush()
             for line in sys.stdin.buffer:
                 log.write(line); log.flush()
@@ -111,11 +133,42 @@ struct PinentryPresenterTests {
 
     @Test("Issue 25: a pinentry that dies mid-protocol is an error, not a crash; the seam then cancels")
     func diesMidProtocol() async throws {
-        let fake = try FakePinentry(getpin: "", before: "if command == b\"SETDESC\": sys.exit(3)")
+        let fake = try FakePinentry(getpin: "pass", before: "if command == b\"SETDESC\": sys.exit(3)")
         let presenter = try PinentryPresenter(program: fake.program)
         await presenter.begin(Self.prompt)
         await #expect(throws: PinentryError.self) { try await presenter.ask(Self.request) }
         guard case .cancelled = await presenter.requestSecret(Self.request) else { Issue.record("not cancelled"); return }
+    }
+
+    @Test("A pinentry that stops reading fails the exchange with a clear error, raises no SIGPIPE and leaves the process's SIGPIPE disposition alone")
+    func stopsReading() async throws {
+        // Its input gone before the greeting, so that our first command
+        // meets a reader that is no more, whatever the timing: shut down
+        // for reading when it is a socket, closed when it is a pipe.
+        let fake = try FakePinentry(getpin: "pass", start: """
+        import socket
+        try: socket.socket(fileno=0).shutdown(socket.SHUT_RD)
+        except OSError: os.close(0)
+        out.write("OK Pleased to meet you\\n"); out.flush(); sys.exit(0)
+        """)
+        let presenter = try PinentryPresenter(program: fake.program)
+        // A handler stands in for the default disposition, which a SIGPIPE
+        // would turn into the death of the whole test process: it counts
+        // the ones raised on the conversation's thread instead.
+        _ = SIGPIPECounter.raised.load(ordering: .relaxed)
+        signal(SIGPIPE, SIGPIPECounter.handler)
+        let before = SIGPIPECounter.raised.load(ordering: .relaxed)
+        await #expect(throws: PinentryError.protocolFailure("pinentry ended before SETTITLE")) {
+            try await presenter.ask(Self.request)
+        }
+        #expect(SIGPIPECounter.raised.load(ordering: .relaxed) == before, "a write to pinentry raised SIGPIPE")
+        // Still a handler (ours, or the CLI tests' BrokenPipe one installed
+        // meanwhile): not ignored, which every later child would inherit.
+        var disposition = sigaction()
+        sigaction(SIGPIPE, nil, &disposition)
+        let handler = unsafeBitCast(disposition.__sigaction_handler.sa_handler, to: Int.self)
+        #expect(handler != unsafeBitCast(SIG_IGN, to: Int.self), "SIGPIPE is now ignored process-wide")
+        #expect(handler != unsafeBitCast(SIG_DFL, to: Int.self))
     }
 
     @Test("Issue 25: cancelling the Swift task kills the pinentry child")

@@ -2,7 +2,7 @@
 import Glibc
 import Sesame
 
-/// The client side of one Assuan conversation with pinentry over two pipes:
+/// The client side of one Assuan conversation with pinentry over a socket:
 /// commands go out as lines, answers come back as `OK`, `ERR`, `D`, `S`,
 /// `#` and `INQUIRE` lines. Every call blocks: it runs on a dedicated
 /// thread, never on the cooperative pool.
@@ -12,18 +12,15 @@ final class AssuanConnection {
     /// The most a PIN may be; a longer answer is a protocol failure.
     static let pinLimit = 64 << 10
 
-    private let input: Int32
-    private let output: Int32
+    private let socket: Int32
     // Reserved once and wiped after every line: a `D` line is the PIN.
     private var line = [UInt8](repeating: 0, count: AssuanConnection.lineLimit + 1)
     private var count = 0
 
-    /// - Parameters:
-    ///   - input: Reads pinentry's standard output.
-    ///   - output: Writes to pinentry's standard input.
-    init(reading input: Int32, writing output: Int32) {
-        self.input = input
-        self.output = output
+    /// - Parameter socket: Our end of the socket that is pinentry's
+    ///   standard input and output.
+    init(socket: Int32) {
+        self.socket = socket
     }
 
     deinit { wipe(&line) }
@@ -112,7 +109,8 @@ final class AssuanConnection {
         bytes.append(UInt8(ascii: "\n"))
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(output, $0.baseAddress! + written, $0.count - written) }
+            // MSG_NOSIGNAL: pinentry gone is EPIPE here, not SIGPIPE for the process.
+            let result = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
             if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw .protocolFailure("pinentry ended before \(command)") }
             written += result
@@ -138,7 +136,7 @@ final class AssuanConnection {
         count = 0
         while true {
             var byte: UInt8 = 0
-            let result = read(input, &byte, 1)
+            let result = read(socket, &byte, 1)
             if result < 0, errno == EINTR { continue }
             guard result == 1 else { throw .protocolFailure("pinentry ended mid-conversation") }
             if byte == UInt8(ascii: "\n") { return }
