@@ -6,7 +6,8 @@ import Foundation
 
 /// What limits a protected key's use beyond its access control (SPEC D8):
 /// a lifetime and a confirmation for each use, as `ssh-add -t` and
-/// `ssh-add -c` ask of an agent, and the destinations of `ssh-add -h`.
+/// `ssh-add -c` ask of an agent, and the destinations of `ssh-add -h`;
+/// with them, stored the same way, an RSA key's mark for SHA-1 signatures.
 ///
 /// They are the key's, not a process's: stored with the key, sealed and
 /// bound to its row, and enforced by ``Vault`` at every use in every
@@ -34,9 +35,10 @@ public struct KeyConstraints: Sendable, Hashable {
     public var destinations: [KeyDestination]
     /// Whether the key, an RSA key, may make PKCS#1 v1.5 SHA-1 signatures
     /// (SSH's `ssh-rsa`, ``RSASignatureScheme/pkcs1SHA1``) when asked for
-    /// them (issue 26). Off by default: SHA-1 is broken, and a signature
-    /// over a hash that can be collided can be replayed over other data, so
-    /// only a key kept for a server that knows nothing newer is marked.
+    /// them (issue 26). Off by default: SHA-1 has practical chosen-prefix
+    /// collisions, so whoever chooses what such a key signs may get a
+    /// signature that also stands for other data; only a key kept for a
+    /// server that knows nothing newer is marked.
     /// Enforced by ``Vault`` at every signature, in every process; only an
     /// RSA key may carry it (``Vault`` refuses it on another key). It is the
     /// key's own, set when the key is created or imported: adding the key

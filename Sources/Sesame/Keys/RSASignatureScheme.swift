@@ -1,5 +1,5 @@
 /// How an RSA key signs (SPEC D7): the padding and the hash. The raw values
-/// are the names OpenSSH gives the two PKCS#1 v1.5 schemes and the CLI's
+/// are the names OpenSSH gives the PKCS#1 v1.5 schemes and the CLI's
 /// names for PSS; they are frozen.
 ///
 /// SHA-1 (``pkcs1SHA1``, SSH's `ssh-rsa`) is refused for every key but one

@@ -22,7 +22,7 @@ struct KeyProtectionOptions: ParsableArguments {
     var noForwarding = false
 
     @Flag(name: .customLong("allow-sha1"),
-          help: "RSA keys only: also sign SHA-1 (ssh-rsa) when asked, for a server that knows nothing newer; stored with the key, set only here.")
+          help: "RSA keys only: also sign SHA-1 (ssh-rsa) when a client asks, for a server that knows nothing newer; stored with the key, and set only when it is created or imported.")
     var allowSHA1 = false
 
     /// The constraints stored with the new key (SPEC D8).
