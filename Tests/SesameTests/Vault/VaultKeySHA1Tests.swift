@@ -9,7 +9,7 @@ import Testing
 /// it, the mark stored sealed with the key like its constraints (SPEC D8)
 /// and enforced by the vault itself, so that no process (an agent, `sesame
 /// key sign`, a library caller) gets a SHA-1 signature of an unmarked key.
-@Suite("issue 26, SPEC D8: SHA-1 (ssh-rsa) only for an RSA key marked for it")
+@Suite("issue 26, SPEC D8: SHA-1 (ssh-rsa) only for an RSA key marked for it", .timeLimit(.minutes(1)))
 struct VaultKeySHA1Tests {
     static let message = Array("an old server's session".utf8)
     static let marked = KeyConstraints(allowsSHA1Signatures: true)
