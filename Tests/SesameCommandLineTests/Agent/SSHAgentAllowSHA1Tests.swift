@@ -122,6 +122,40 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         }
     }
 
+    /// Through `$SSH_AUTH_SOCK`, for each key: an `ssh-rsa` signature (no
+    /// algorithm: flags 0) checked with paramiko's own verifier, or the refusal.
+    static let paramikoScript = """
+        import base64, sys, paramiko
+        from paramiko.message import Message
+        data = b"signed with ssh-rsa for paramiko"
+        for key in paramiko.Agent().get_keys():
+            blob = key.asbytes()
+            verifier = paramiko.RSAKey(data=blob)
+            name = base64.b64encode(blob).decode()
+            try:
+                signature = key.sign_ssh_data(data)
+            except paramiko.SSHException:
+                print("refused", name)
+                continue
+            kind = Message(signature).get_text()
+            good = verifier.verify_ssh_sig(data, Message(signature)) and not verifier.verify_ssh_sig(data + b"!", Message(signature))
+            print("signed", kind, "verified" if good else "NOT-VERIFIED", name)
+        """
+
+    @Test("issue 26: python3-paramiko's ssh-rsa signature request (no algorithm) is signed and verifies for the --allow-sha1 key, and refused for the other")
+    func paramikoSHA1() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        let lines = try await importKeys()
+        let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"))
+        defer { agent.stop() }
+        let result = try await run("/usr/bin/python3", ["-c", Self.paramikoScript], environment: agent.clientEnvironment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let blob = { (name: String) in lines[name]!.split(separator: " ")[1] }
+        let output = Set(result.stdout.split(separator: "\n").map(String.init))
+        #expect(output == ["signed ssh-rsa verified \(blob("old"))", "refused \(blob("new"))"], "\(result.stdout) \(result.stderr)")
+    }
+
     @Test("issue 26, SPEC D8: sesame key sign --rsa-scheme ssh-rsa signs with the marked key (openssl verifies SHA-1) and is refused for the other; --allow-sha1 on a key that is not RSA is refused")
     func keySignAndNonRSA() async throws {
         defer { place.remove() }
