@@ -178,7 +178,9 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - signature: The signature, as long as the modulus.
     ///   - data: The signed message (hashed here).
-    ///   - rsaScheme: The padding and hash it was made with.
+    ///   - rsaScheme: The padding and hash it was made with; SHA-1
+    ///     (``RSASignatureScheme/pkcs1SHA1``) only when the caller names it,
+    ///     since no other check ever accepts it.
     /// - Returns: Whether it verifies; `false` for keys that are not RSA.
     public func isValidSignature(_ signature: some Collection<UInt8>, for data: some Collection<UInt8>, rsaScheme: RSASignatureScheme) -> Bool {
         guard let key = RSAKeys.publicKey(algorithm, raw: rawRepresentation) else { return false }

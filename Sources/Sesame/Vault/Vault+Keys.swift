@@ -120,6 +120,8 @@ extension Vault {
     /// ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``
     /// with `constraints` stored with the key from the start (SPEC D8): no
     /// moment exists when it is stored without them.
+    /// The SHA-1 mark (``KeyConstraints/allowsSHA1Signatures``) on a key
+    /// that is not RSA is `invalidArgument`, and nothing is stored.
     package func createKey(
         service: String, name: String, algorithm: KeyAlgorithm, label: String?, accessibility: ItemAccessibility,
         accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
@@ -167,6 +169,10 @@ extension Vault {
         }
         try OutsideText.checkNames(service: service, account: name, label: label, what: "key")
         let what = "key \"\(name)\" of \"\(service)\""
+        guard !constraints.allowsSHA1Signatures || key.algorithm.rsaBits != nil else {
+            // Only RSA has a SHA-1 signature (ssh-rsa) at all; a mark that can mean nothing is a mistake the caller should hear of.
+            throw VaultError(.invalidArgument, "\(what) is an \(key.algorithm) key; only an RSA key can be marked for SHA-1 (ssh-rsa) signatures")
+        }
         guard accessibility.isThisDeviceOnly else {
             throw VaultError(.invalidArgument, "\(what): a private key never leaves this device (SPEC D7), so it needs a ThisDeviceOnly accessibility, not \(accessibility.rawValue)")
         }

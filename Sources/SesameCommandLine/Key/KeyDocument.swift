@@ -24,6 +24,8 @@ struct KeyDocument: Encodable {
     var confirm: Bool
     /// Whether forwarded SSH agents may not use it (`--no-forwarding`, issue 26).
     var noForwarding: Bool
+    /// Whether the RSA key also signs SHA-1 (`ssh-rsa`) when asked (`--allow-sha1`, issue 26).
+    var allowSHA1: Bool
     /// Where an SSH agent may use it (`ssh-add -h`, issue 26); absent for anywhere.
     var destinations: [KeyDestinationDocument]?
 
@@ -41,6 +43,7 @@ struct KeyDocument: Encodable {
         expires = key.constraints.expires
         confirm = key.constraints.confirmEachUse
         noForwarding = key.constraints.refusesForwarding
+        allowSHA1 = key.constraints.allowsSHA1Signatures
         destinations = key.constraints.destinations.isEmpty ? nil : key.constraints.destinations.map(KeyDestinationDocument.init)
     }
 }

@@ -28,7 +28,8 @@ struct KeyListCommand: AsyncParsableCommand {
             for (entry, key) in zip(entries, keys) {
                 // Columns only for a key that has them, so that existing readers of five columns keep working.
                 let destinations = key.constraints.destinations.map(KeyDestinationDocument.spelled)
-                let extra = (entry.noForwarding ? ["no-forwarding"] : []) + (destinations.isEmpty ? [] : ["to=" + destinations.joined(separator: ",")])
+                let extra = (entry.noForwarding ? ["no-forwarding"] : []) + (entry.allowSHA1 ? ["allow-sha1"] : [])
+                    + (destinations.isEmpty ? [] : ["to=" + destinations.joined(separator: ",")])
                 print(([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + extra)
                     .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
             }

@@ -21,8 +21,12 @@ struct KeyProtectionOptions: ParsableArguments {
     @Flag(help: "Refuse the key to forwarded SSH agents (ssh -A): a remote host can neither list nor use it; stored with the key.")
     var noForwarding = false
 
+    @Flag(name: .customLong("allow-sha1"),
+          help: "RSA keys only: also sign SHA-1 (ssh-rsa) when a client asks, for a server that knows nothing newer; stored with the key, and set only when it is created or imported.")
+    var allowSHA1 = false
+
     /// The constraints stored with the new key (SPEC D8).
-    var constraints: KeyConstraints { KeyConstraints(refusesForwarding: noForwarding) }
+    var constraints: KeyConstraints { KeyConstraints(refusesForwarding: noForwarding, allowsSHA1Signatures: allowSHA1) }
 
     func validate() throws {
         _ = try accessControl()

@@ -10,7 +10,8 @@ struct KeySignCommand: AsyncParsableCommand {
             Ed25519: the 64-byte signature of the data (RFC 8032). P-256: ECDSA over the data's SHA-256, \
             DER by default (`openssl dgst -sha256 -verify` reads it), or r‖s with --format raw; P-384 over \
             its SHA-384, P-521 over its SHA-512. RSA: PKCS#1 v1.5 over SHA-256 by default, or --rsa-scheme \
-            rsa-sha2-512, rsa-pss-sha256, rsa-pss-sha512 (never SHA-1). \
+            rsa-sha2-512, rsa-pss-sha256, rsa-pss-sha512; ssh-rsa (PKCS#1 v1.5 over SHA-1) only with a key \
+            created or imported with --allow-sha1, refused for any other. \
             Standard input is read to its end (at most 16 MiB).
             """
     )
@@ -24,7 +25,7 @@ struct KeySignCommand: AsyncParsableCommand {
     @Option(help: "raw or der (ECDSA only; its default). Ed25519 and RSA signatures are raw.")
     var format: SignatureFormat?
 
-    @Option(help: ArgumentHelp("RSA keys only: rsa-sha2-256 (the default), rsa-sha2-512, rsa-pss-sha256 or rsa-pss-sha512.", valueName: "scheme"))
+    @Option(help: ArgumentHelp("RSA keys only: rsa-sha2-256 (the default), rsa-sha2-512, rsa-pss-sha256, rsa-pss-sha512, or ssh-rsa (SHA-1: a key marked --allow-sha1 only).", valueName: "scheme"))
     var rsaScheme: RSASchemeArgument?
 
     struct RSASchemeArgument: ExpressibleByArgument {

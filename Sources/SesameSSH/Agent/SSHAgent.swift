@@ -15,7 +15,9 @@ import Sesame
 ///
 /// - Identities: every signing key of ``Configuration/service`` (Ed25519,
 ///   ECDSA P-256/384/521, RSA 2048/3072/4096),
-///   its label (or name) as the comment. Listing never prompts.
+///   its label (or name) as the comment. Listing never prompts. RSA signs
+///   `rsa-sha2-256` or `rsa-sha2-512`; `ssh-rsa` (SHA-1) only with a key
+///   marked `KeyConstraints.allowsSHA1Signatures` (issue 26).
 /// - Signing: one prompt at a time, in arrival order; a connection closed
 ///   while waiting or prompting cancels its own prompt.
 /// - `ssh-add FILE` imports the key into the vault with
@@ -219,12 +221,19 @@ public final class SSHAgent: Sendable {
     /// The RSA scheme the sign request's flags ask for (`SSH_AGENT_RSA_SHA2_256`
     /// = 2 first, then `SSH_AGENT_RSA_SHA2_512` = 4, as OpenSSH's agent
     /// reads them); `nil` for other keys, whose flags mean nothing. No flag
-    /// means `ssh-rsa`, SHA-1, which is refused.
+    /// means `ssh-rsa`, SHA-1: signed only by a key marked for it
+    /// (`KeyConstraints.allowsSHA1Signatures`, issue 26), refused for any
+    /// other before anyone is asked. The vault checks the mark again.
     static func rsaScheme(for key: VaultKey, flags: UInt32) throws(Refusal) -> RSASignatureScheme? {
         guard key.algorithm.rsaBits != nil else { return nil }
         if flags & 2 != 0 { return .pkcs1SHA256 }
         if flags & 4 != 0 { return .pkcs1SHA512 }
-        throw Refusal(reason: "an ssh-rsa (SHA-1) signature was asked of \(key.label ?? key.name); Sesame signs RSA with rsa-sha2-256 or rsa-sha2-512 only (SHA-1 is broken; OpenSSH 8.8+ clients never ask for it by default)")
+        guard key.constraints.allowsSHA1Signatures else {
+            throw Refusal(reason: "an ssh-rsa (SHA-1) signature was asked of \(key.label ?? key.name), which is not marked for SHA-1; "
+                          + "it signs rsa-sha2-256 or rsa-sha2-512 (SHA-1 is broken; OpenSSH 8.8+ clients never ask for it by default). "
+                          + "A key for a server that knows nothing newer can be imported with sesame key import --allow-sha1")
+        }
+        return .pkcs1SHA1
     }
 
     /// A refusal whose reason goes to ``Configuration/log``.

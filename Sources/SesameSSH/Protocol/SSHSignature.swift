@@ -40,15 +40,17 @@ public enum SSHSignature {
     }
 
     /// Wraps an RSA signature: `string "rsa-sha2-256" | "rsa-sha2-512" ‖
-    /// string signature` (RFC 8332 §3), the signature as long as the modulus.
+    /// string signature` (RFC 8332 §3), or `string "ssh-rsa" ‖ string
+    /// signature` (RFC 4253 §6.6) for the SHA-1 signature of a key marked
+    /// for it; the signature as long as the modulus.
     ///
     /// - Parameters:
-    ///   - rsaScheme: `RSASignatureScheme.pkcs1SHA256` or `.pkcs1SHA512`.
+    ///   - rsaScheme: `RSASignatureScheme.pkcs1SHA256`, `.pkcs1SHA512` or `.pkcs1SHA1`.
     ///   - signature: What the vault's RSA signing returned.
     /// - Returns: The SSH signature blob.
     /// - Throws: `VaultError` `invalidArgument` for PSS, which SSH has no name for.
     public static func encode(rsaScheme: RSASignatureScheme, signature: [UInt8]) throws(VaultError) -> [UInt8] {
-        guard rsaScheme == .pkcs1SHA256 || rsaScheme == .pkcs1SHA512 else {
+        guard rsaScheme == .pkcs1SHA256 || rsaScheme == .pkcs1SHA512 || rsaScheme == .pkcs1SHA1 else {
             throw VaultError(.invalidArgument, "SSH has no name for \(rsaScheme.rawValue) signatures")
         }
         var writer = ByteWriter()

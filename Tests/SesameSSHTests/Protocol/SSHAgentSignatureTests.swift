@@ -109,10 +109,12 @@ struct SSHAgentSignatureTests {
         #expect(file.publicKey == key.rawRepresentation)
     }
 
-    @Test("issue 26: RSA signatures are string rsa-sha2-256|512 ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
+    @Test("issue 26: RSA signatures are string rsa-sha2-256|512|ssh-rsa ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
     func newSignatures() throws {
         let signature = [UInt8](repeating: 7, count: 256)
         #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA512, signature: signature) == M.string("rsa-sha2-512") + M.string(signature))
+        // Issue 26: the SHA-1 signature of a key marked for it is RFC 4253's ssh-rsa.
+        #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA1, signature: signature) == M.string("ssh-rsa") + M.string(signature))
         #expect(throws: VaultError.self) { try SSHSignature.encode(rsaScheme: .pssSHA256, signature: signature) }
         #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: .rsa2048, rawSignature: signature) }
         let key = P384.Signing.PrivateKey()

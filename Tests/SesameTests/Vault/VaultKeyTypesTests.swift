@@ -15,14 +15,17 @@ struct VaultKeyTypesTests {
     @Test("SPEC D7: the stored algorithm names are frozen strings")
     func frozenNames() {
         #expect(KeyAlgorithm.allCases.map(\.rawValue) == ["ed25519", "p256", "x25519", "p256-agreement", "rsa-2048", "rsa-3072", "rsa-4096", "p384", "p521"])
-        #expect(RSASignatureScheme.allCases.map(\.rawValue) == ["rsa-sha2-256", "rsa-sha2-512", "rsa-pss-sha256", "rsa-pss-sha512"])
+        #expect(RSASignatureScheme.allCases.map(\.rawValue) == ["rsa-sha2-256", "rsa-sha2-512", "rsa-pss-sha256", "rsa-pss-sha512", "ssh-rsa"])
     }
 
-    @Test("SPEC D7: an RSA key made in the vault has its size, signs with each scheme, and only that scheme verifies",
+    @Test("SPEC D7, issue 26: an RSA key made in the vault (marked for SHA-1) has its size, signs with each scheme, and only that scheme verifies",
           arguments: [KeyAlgorithm.rsa2048, .rsa3072, .rsa4096])
     func rsa(algorithm: KeyAlgorithm) async throws {
         let fixture = try await TestVault()
-        let key = try await fixture.vault.createKey(service: "ssh", name: "k", algorithm: algorithm)
+        // Marked for SHA-1 (issue 26), so that every scheme signs; VaultKeySHA1Tests has the unmarked key's refusal.
+        let key = try await fixture.vault.createKey(service: "ssh", name: "k", algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
+                                                    accessControl: Vault.noAccessControl, constraints: KeyConstraints(allowsSHA1Signatures: true),
+                                                    context: nil)
         let verifier = try _RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)
         #expect(verifier.keySizeInBits == algorithm.rsaBits)
         for scheme in RSASignatureScheme.allCases {
@@ -40,6 +43,7 @@ struct VaultKeyTypesTests {
             case .pkcs1SHA512: verifier.isValidSignature(parsed, for: SHA512.hash(data: Self.message), padding: .insecurePKCS1v1_5)
             case .pssSHA256: verifier.isValidSignature(parsed, for: SHA256.hash(data: Self.message), padding: .PSS)
             case .pssSHA512: verifier.isValidSignature(parsed, for: SHA512.hash(data: Self.message), padding: .PSS)
+            case .pkcs1SHA1: verifier.isValidSignature(parsed, for: Insecure.SHA1.hash(data: Self.message), padding: .insecurePKCS1v1_5)
             }
             #expect(verified)
         }

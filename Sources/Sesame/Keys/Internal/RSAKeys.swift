@@ -42,6 +42,8 @@ enum RSAKeys {
         case .pkcs1SHA512: try key.signature(for: SHA512.hash(data: data), padding: .insecurePKCS1v1_5)
         case .pssSHA256: try key.signature(for: SHA256.hash(data: data), padding: .PSS)
         case .pssSHA512: try key.signature(for: SHA512.hash(data: data), padding: .PSS)
+        // Only reached for a key marked for it: Vault checks the mark before the key is unsealed.
+        case .pkcs1SHA1: try key.signature(for: Insecure.SHA1.hash(data: data), padding: .insecurePKCS1v1_5)
         }
         return Array(signature.rawRepresentation)
     }
@@ -54,6 +56,7 @@ enum RSAKeys {
         case .pkcs1SHA512: key.isValidSignature(parsed, for: SHA512.hash(data: data), padding: .insecurePKCS1v1_5)
         case .pssSHA256: key.isValidSignature(parsed, for: SHA256.hash(data: data), padding: .PSS)
         case .pssSHA512: key.isValidSignature(parsed, for: SHA512.hash(data: data), padding: .PSS)
+        case .pkcs1SHA1: key.isValidSignature(parsed, for: Insecure.SHA1.hash(data: data), padding: .insecurePKCS1v1_5)
         }
     }
 }

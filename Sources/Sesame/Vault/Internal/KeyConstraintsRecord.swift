@@ -12,7 +12,10 @@ import Crypto
 ///
 /// Plaintext: version 2, flags (bit 0: confirm each use; bit 1: refuses
 /// forwarded use, issue 26 — an older Sesame reads such a record as
-/// tampered and so never uses the key, failing closed), then the expiry
+/// tampered and so never uses the key, failing closed; bit 2: an RSA key
+/// marked for SHA-1 signatures, issue 26, read by older Sesames in the same
+/// way, which keeps the mark out of every version that would not honour
+/// it), then the expiry
 /// (a presence byte and the `Double` bits, seconds since 1970) and when the
 /// constraints were set (the same), which bounds the clock from below: a
 /// clock that reads earlier than that went back, and a lifetime is not
@@ -45,7 +48,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
     var encoded: [UInt8] {
         var writer = ByteWriter()
         writer.u8(constraints.destinations.isEmpty ? Self.version : Self.destinationsVersion)
-        writer.u8((constraints.confirmEachUse ? 1 : 0) | (constraints.refusesForwarding ? 2 : 0))
+        writer.u8((constraints.confirmEachUse ? 1 : 0) | (constraints.refusesForwarding ? 2 : 0) | (constraints.allowsSHA1Signatures ? 4 : 0))
         if let expires = constraints.expires {
             writer.u8(1)
             writer.u64(expires.timeIntervalSince1970.bitPattern)
@@ -119,7 +122,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
         let version = try reader.u8()
         guard (1...Self.destinationsVersion).contains(version) else { throw ByteReaderError() }
         let flags = try reader.u8()
-        guard flags & ~3 == 0 else { throw ByteReaderError() }
+        guard flags & ~7 == 0 else { throw ByteReaderError() }
         var expires: Date?
         switch try reader.u8() {
         case 0: break
@@ -147,7 +150,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
         }
         guard reader.isAtEnd else { throw ByteReaderError() }
         constraints = KeyConstraints(expires: expires, confirmEachUse: flags & 1 == 1, refusesForwarding: flags & 2 == 2,
-                                     destinations: destinations)
+                                     destinations: destinations, allowsSHA1Signatures: flags & 4 == 4)
     }
 
     /// The associated data: the key row's identity and public key.
