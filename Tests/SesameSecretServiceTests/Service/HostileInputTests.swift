@@ -45,9 +45,26 @@ struct HostileInputTests {
                 print('huge map', err(svc('SearchItems', 'a{ss}', ({str(i): 'v' for i in range(5000)},))))
                 print('unknown member', err(svc('Frobnicate')))
                 print('closed session', err(svc('GetSecrets', 'aoo', ([], ROOT + '/session/999'))))
-                _, mine = svc('OpenSession', 'sv', ('dh-ietf1024-sha256-aes128-cbc-pkcs7', ('ay', (2).to_bytes(1, 'big'))))
+                server, mine = svc('OpenSession', 'sv', ('dh-ietf1024-sha256-aes128-cbc-pkcs7', ('ay', (2).to_bytes(1, 'big'))))
+                # The client's private key is 1 (its public key 2), so the shared secret is the server's public key:
+                # this client knows the session key and can send a ciphertext whose padding is certainly wrong.
+                from cryptography.hazmat.primitives import hashes, padding
+                from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+                from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+                key = HKDF(algorithm=hashes.SHA256(), length=16, salt=b'\\x00' * 32, info=b'').derive(bytes(server[1]).rjust(128, b'\\x00'))
+                def seal(plain):
+                    encryptor = Cipher(algorithms.AES(key), modes.CBC(b'\\x00' * 16)).encryptor()
+                    return encryptor.update(plain) + encryptor.finalize()
+                # Decrypts to 32 zero bytes: a last byte of 0 is never PKCS#7 padding.
                 print('bad padding', err(call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
-                    ({}, (mine, b'\\x00' * 16, b'\\x13' * 32, 'text/plain'), False))))
+                    ({}, (mine, b'\\x00' * 16, seal(b'\\x00' * 32), 'text/plain'), False))))
+                # The same key with correct padding is accepted: the refusal above was the padding's, not the key's.
+                padder = padding.PKCS7(128).padder()
+                good = call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
+                    ({}, (mine, b'\\x00' * 16, seal(padder.update(b'value') + padder.finalize()), 'text/plain'), False))
+                print('good padding', good[0] != 'ERROR')
+                if good[0] != 'ERROR':
+                    call(good[0], 'org.freedesktop.Secret.Item', 'Delete')
                 print('short iv', err(call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
                     ({}, (mine, b'\\x00' * 3, b'\\x13' * 16, 'text/plain'), False))))
                 print('plain with iv', err(call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
@@ -70,6 +87,7 @@ struct HostileInputTests {
             #expect(out.contains("unknown member org.freedesktop.DBus.Error.UnknownMethod"), "\(out)")
             #expect(out.contains("closed session org.freedesktop.Secret.Error.NoSession"), "\(out)")
             #expect(out.contains("bad padding org.freedesktop.DBus.Error.InvalidArgs"), "\(out)")
+            #expect(out.contains("good padding True"), "\(out)")
             #expect(out.contains("short iv org.freedesktop.DBus.Error.InvalidArgs"), "\(out)")
             #expect(out.contains("plain with iv org.freedesktop.DBus.Error.InvalidArgs"), "\(out)")
             #expect(out.contains("collection path as item org.freedesktop.Secret.Error.NoSuchObject"), "\(out)")
