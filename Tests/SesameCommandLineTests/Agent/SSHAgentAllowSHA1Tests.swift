@@ -97,7 +97,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         #expect(mine.old.status == 0 && mine.new.status != 0, "\(mine.old.stderr) \(mine.new.stderr)")
     }
 
-    @Test("issue 26: ssh logs in with ssh-rsa (client and sshd limited to it) with the --allow-sha1 key, and not with the other RSA key")
+    @Test("issue 26, SPEC D8: ssh logs in with ssh-rsa (client and sshd limited to it) with the --allow-sha1 key, and not with the other RSA key")
     func sshRSALogin() async throws {
         defer { place.remove() }
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")
@@ -142,7 +142,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
             print("signed", kind, "verified" if good else "NOT-VERIFIED", name)
         """
 
-    @Test("issue 26: python3-paramiko's ssh-rsa signature request (no algorithm) is signed and verifies for the --allow-sha1 key, and refused for the other")
+    @Test("issue 26, SPEC D8: python3-paramiko's ssh-rsa signature request (no algorithm) is signed and verifies for the --allow-sha1 key, and refused for the other")
     func paramikoSHA1() async throws {
         defer { place.remove() }
         try await place.createVault()

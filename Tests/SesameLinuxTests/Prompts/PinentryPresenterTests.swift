@@ -140,7 +140,7 @@ struct PinentryPresenterTests {
         guard case .cancelled = await presenter.requestSecret(Self.request) else { Issue.record("not cancelled"); return }
     }
 
-    @Test("A pinentry that stops reading fails the exchange with a clear error, raises no SIGPIPE and leaves the process's SIGPIPE disposition alone")
+    @Test("SPEC A5: a pinentry that stops reading fails the exchange with a clear error, raises no SIGPIPE and leaves the process's SIGPIPE disposition alone")
     func stopsReading() async throws {
         // Its input gone before the greeting, so that our first command
         // meets a reader that is no more, whatever the timing: shut down

@@ -25,7 +25,7 @@ struct SSHAgentSignLookupTests {
         await agent.respond(to: .sign(keyBlob: blob, data: [1, 2, 3], flags: 0), on: SSHAgentConnection()).type
     }
 
-    @Test("Issue 26: a name re-used for another key signs only with the new key's blob; a deleted key's blob signs with nothing")
+    @Test("issue 26, SPEC D7: a name re-used for another key signs only with the new key's blob; a deleted key's blob signs with nothing")
     func renamedAndDeleted() async throws {
         let fixture = try await TestVault()
         let agent = agent(fixture)

@@ -109,7 +109,7 @@ struct SSHAgentSignatureTests {
         #expect(file.publicKey == key.rawRepresentation)
     }
 
-    @Test("issue 26: RSA signatures are string rsa-sha2-256|512|ssh-rsa ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
+    @Test("issue 26, SPEC D7: RSA signatures are string rsa-sha2-256|512|ssh-rsa ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
     func newSignatures() throws {
         let signature = [UInt8](repeating: 7, count: 256)
         #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA512, signature: signature) == M.string("rsa-sha2-512") + M.string(signature))

@@ -45,7 +45,7 @@ struct VaultKeySHA1Tests {
         #expect(await fixture.status { _ = try await Self.sha1(fixture.vault, "plain") } == .invalidArgument)
     }
 
-    @Test("issue 26: a marked RSA key (created, or imported from PEM) signs PKCS#1 v1.5 over SHA-1, as swift-crypto verifies; only that scheme verifies it")
+    @Test("issue 26, SPEC D8: a marked RSA key (created, or imported from PEM) signs PKCS#1 v1.5 over SHA-1, as swift-crypto verifies; only that scheme verifies it")
     func markedSigns() async throws {
         let fixture = try await TestVault()
         let created = try await Self.create(fixture, name: "created", constraints: Self.marked)
