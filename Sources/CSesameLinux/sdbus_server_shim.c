@@ -41,6 +41,7 @@ static struct {
     int (*read_array)(sd_bus_message *, char, const void **, size_t *);
     int (*new_method_return)(sd_bus_message *, sd_bus_message **);
     int (*new_signal)(sd_bus *, sd_bus_message **, const char *, const char *, const char *);
+    int (*set_destination)(sd_bus_message *, const char *);
     int (*append_basic)(sd_bus_message *, char, const void *);
     int (*open_container)(sd_bus_message *, char, const char *);
     int (*close_container)(sd_bus_message *);
@@ -100,6 +101,7 @@ static void load_server(void) {
     SERVER_BIND(read_array, "sd_bus_message_read_array");
     SERVER_BIND(new_method_return, "sd_bus_message_new_method_return");
     SERVER_BIND(new_signal, "sd_bus_message_new_signal");
+    SERVER_BIND(set_destination, "sd_bus_message_set_destination");
     SERVER_BIND(append_basic, "sd_bus_message_append_basic");
     SERVER_BIND(open_container, "sd_bus_message_open_container");
     SERVER_BIND(close_container, "sd_bus_message_close_container");
@@ -211,6 +213,10 @@ int sesame_sdbus_new_signal(sesame_sd_bus *bus, sesame_sd_bus_message **message,
                             const char *interface, const char *member) {
     *message = NULL;
     return sds.new_signal(bus, message, path, interface, member);
+}
+
+int sesame_sdbus_set_destination(sesame_sd_bus_message *message, const char *destination) {
+    return sds.set_destination(message, destination);
 }
 
 int sesame_sdbus_append_basic(sesame_sd_bus_message *message, char type, const void *value) {

@@ -56,6 +56,8 @@ int sesame_sdbus_read_array(sesame_sd_bus_message *message, char type, const voi
 int sesame_sdbus_new_method_return(sesame_sd_bus_message *call, sesame_sd_bus_message **reply);
 int sesame_sdbus_new_signal(sesame_sd_bus *bus, sesame_sd_bus_message **message, const char *path,
                             const char *interface, const char *member);
+/* Makes a signal unicast: only `destination` (a unique name) receives it. */
+int sesame_sdbus_set_destination(sesame_sd_bus_message *message, const char *destination);
 int sesame_sdbus_append_basic(sesame_sd_bus_message *message, char type, const void *value);
 int sesame_sdbus_open_container(sesame_sd_bus_message *message, char type, const char *contents);
 int sesame_sdbus_close_container(sesame_sd_bus_message *message);

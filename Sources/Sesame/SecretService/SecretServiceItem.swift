@@ -27,3 +27,21 @@ public struct SecretServiceItem: Sendable, Hashable {
     /// Who may read its value: the vault's access control (SPEC D2).
     public let accessControl: AccessControl
 }
+
+extension SecretServiceItem {
+    /// Refuses what the vault would refuse of a new item: a label or
+    /// attribute name with a control character, too many or too long
+    /// attributes, a content type too long, a value over
+    /// ``Vault/maximumValueSize``. For items kept elsewhere (the Secret
+    /// Service's in-memory `session` collection), so that they meet the
+    /// same bounds as stored ones (SPEC D9, D10). Never prompts.
+    ///
+    /// - Throws: ``VaultError`` with `invalidName` or `invalidArgument`,
+    ///   saying which part and why.
+    public static func check(label: String, attributes: [String: String], contentType: String, value: SecretBytes) throws(VaultError) {
+        try SecretServiceNames.check(label: label, what: "item")
+        try SecretServiceNames.check(attributes: attributes)
+        try SecretServiceNames.check(contentType: contentType)
+        try Vault.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
+    }
+}

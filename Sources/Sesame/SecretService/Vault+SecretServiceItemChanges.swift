@@ -73,32 +73,45 @@ extension Vault {
         try await update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
-    /// Relabels an item. Never prompts: a label is no secret of the item's
-    /// value, and the keychain changes attributes without asking either.
+    /// Relabels an item. Never prompts. The label is what a prompt shows
+    /// the owner, so an item protected by an access control is relabelled
+    /// only when `context` already satisfies it (SPEC D10), as its value
+    /// would be changed.
     ///
     /// - Parameters:
     ///   - label: The new label; never a control character.
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
+    ///   - context: The caller's context; without one, a context of the
+    ///     vault's own, as ``needsAuthentication(item:inCollection:context:)`` makes.
     /// - Throws: ``VaultError`` with `itemNotFound` (also when it changed
-    ///   meanwhile), `invalidName`, `invalidArgument`, `tampered`, `ioError`.
-    public func setItemLabel(_ label: String, ofItem id: String, inCollection collection: String) async throws(VaultError) {
+    ///   meanwhile), `interactionNotAllowed` (protected, and `context` does
+    ///   not satisfy it), `invalidName`, `invalidArgument`, `tampered`, `ioError`.
+    public func setItemLabel(
+        _ label: String, ofItem id: String, inCollection collection: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) {
         try SecretServiceNames.check(label: label, what: "item")
-        try await changeSecretServiceItem(id, inCollection: collection) { row in row.label = label }
+        try await changeSecretServiceItem(id, inCollection: collection, what: "its label", context: context) { row in row.label = label }
     }
 
     /// Replaces an item's attributes, and its index entries with them.
-    /// Never prompts.
+    /// Never prompts; a protected item only when `context` already
+    /// satisfies its access control, as ``setItemLabel(_:ofItem:inCollection:context:)``.
     ///
     /// - Parameters:
     ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:dates:)`` checks them.
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
+    ///   - context: The caller's context, as for the label.
     /// - Throws: ``VaultError`` with `itemNotFound` (also when it changed
-    ///   meanwhile), `invalidName`, `invalidArgument`, `tampered`, `ioError`.
-    public func setItemAttributes(_ attributes: [String: String], ofItem id: String, inCollection collection: String) async throws(VaultError) {
+    ///   meanwhile), `interactionNotAllowed`, `invalidName`, `invalidArgument`, `tampered`, `ioError`.
+    public func setItemAttributes(
+        _ attributes: [String: String], ofItem id: String, inCollection collection: String, context: AuthenticationContext? = nil
+    ) async throws(VaultError) {
         try SecretServiceNames.check(attributes: attributes)
-        try await changeSecretServiceItem(id, inCollection: collection) { row in row.secretService?.attributes = attributes }
+        try await changeSecretServiceItem(id, inCollection: collection, what: "its attributes", context: context) { row in
+            row.secretService?.attributes = attributes
+        }
     }
 
     /// Whether reading the item now would need the owner: the Secret Service
@@ -133,9 +146,15 @@ extension Vault {
     /// Applies `change` to the item's row and writes it re-MACed, only if no
     /// other process rewrote the row meanwhile (compare and swap).
     private func changeSecretServiceItem(
-        _ id: String, inCollection collection: String, _ change: (inout ItemRow) -> Void
+        _ id: String, inCollection collection: String, what: String, context: AuthenticationContext?, _ change: (inout ItemRow) -> Void
     ) async throws(VaultError) {
         let original = try await secretServiceRow(id, inCollection: collection)
+        guard let accessControl = AccessControl(canonicalEncoding: original.accessControl) else {
+            throw VaultError(.tampered, "\(original.name) has an unreadable access control")
+        }
+        if !accessControl.userFactors.isEmpty, await (context ?? makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
+            throw VaultError(.interactionNotAllowed, "\(original.name) is protected (\(accessControl)); changing \(what) needs that access control first")
+        }
         var row = original
         change(&row)
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)

@@ -62,6 +62,10 @@ extension Vault {
     /// With `replacing`, an item of the same collection whose attributes
     /// are exactly `attributes` is replaced in the same transaction: the new
     /// item keeps its identifier, so clients holding its path still reach it.
+    /// An item protected by an access control is replaced only when
+    /// `context` already satisfies it (never prompting), and the new item
+    /// keeps that access control instead of `accessControl` (SPEC D11):
+    /// otherwise `interactionNotAllowed`, and the item is kept.
     ///
     /// - Parameters:
     ///   - collection: The collection's identifier.
@@ -81,7 +85,8 @@ extension Vault {
     /// - Returns: The new item.
     /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
     ///   `duplicateItem` (an item of the same identifier appeared
-    ///   meanwhile), `invalidName`, `invalidArgument` (too many or too long
+    ///   meanwhile), `interactionNotAllowed` (the item to replace is
+    ///   protected and `context` does not satisfy it), `invalidName`, `invalidArgument` (too many or too long
     ///   attributes), `authFailed`, `notAvailable` (as `add`), `tampered`, `ioError`.
     public func createItem(
         in collection: String,
@@ -101,15 +106,25 @@ extension Vault {
                 throw VaultError(.invalidArgument, "Not created: \(problem)")
             }
         }
+        try Self.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
         _ = try await self.collection(collection)
         var identifier = SecretServiceNames.newIdentifier()
-        if replacing, let existing = try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
-            .first(where: { $0.secretService?.attributes == attributes }) {
-            identifier = existing.account
+        var accessControl = accessControl
+        var replaced: [ItemRow] = []
+        if replacing {
+            replaced = try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
+                .filter { $0.secretService?.attributes == attributes }
+            if let existing = replaced.first { identifier = existing.account }
+            // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
+            for existing in replaced {
+                let kept = try await accessControlReplacing(existing, requested: accessControl, context: context)
+                if !kept.userFactors.isEmpty { accessControl = kept }
+            }
         }
         let row = try await newSecretServiceRow(
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
             accessControl: accessControl, context: context, dates: dates)
+        let checked = replaced
         let keyring = keyring
         try await write { db in
             guard try CollectionRecord.fetch(db, id: collection, keyring: keyring) != nil else {
@@ -121,6 +136,10 @@ extension Vault {
                     throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
                 }
                 for old in found.rows where old.secretService?.attributes == attributes {
+                    // Only the rows that were checked go; one that appeared or changed since is kept.
+                    guard checked.contains(where: { old.isSameRevision(as: $0) }) else {
+                        throw VaultError(.duplicateItem, "\(old.name) changed while being replaced; it is kept as it is and nothing was written")
+                    }
                     try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [old.id])
                     try AttributeIndex.remove(table: "item", id: old.id, db)
                 }

@@ -11,6 +11,18 @@ extension Vault {
     /// No user check: the item opens whenever the vault is unlocked.
     public static let noAccessControl = try! AccessControl([])  // try!: only contradictory biometry flags are refused, and there are none
 
+    /// The largest value an item holds: 16 MiB. Far more than any password,
+    /// token or key file; a larger value is refused by name (`invalidArgument`)
+    /// before anything is asked or written, whichever API or command stores it.
+    public static let maximumValueSize = 16 << 20
+
+    /// Refuses a value over ``maximumValueSize``, naming what it was for.
+    static func checkValueSize(_ value: SecretBytes, of name: String) throws(VaultError) {
+        guard value.count <= maximumValueSize else {
+            throw VaultError(.invalidArgument, "The value of \(name) is \(value.count) bytes; at most \(maximumValueSize) bytes (16 MiB) are stored")
+        }
+    }
+
     /// Adds an item. Never prompts.
     ///
     /// A `biometryCurrentSet` item is bound to the enrolment now (learnt
@@ -56,6 +68,18 @@ extension Vault {
         }
         try OutsideText.checkNames(service: service, account: account, label: label, what: "item")
         let name = "\"\(account)\" of \"\(service)\""
+        try Self.checkValueSize(value, of: name)
+        var accessControl = accessControl
+        var replaced: ItemRow?
+        if replacing {
+            do throws(VaultError) {
+                replaced = try await verifiedRow(service: service, account: account)
+            } catch where error.status == .itemNotFound {
+                replaced = nil
+            }
+            // SPEC D11: a protected item is replaced only through its access control, and keeps it.
+            if let replaced { accessControl = try await accessControlReplacing(replaced, requested: accessControl, context: context) }
+        }
         let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
         let id = Int64.random(in: 1...Int64.max)
         let itemKey = SymmetricKey(size: .bits256)
@@ -70,8 +94,13 @@ extension Vault {
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
         let keys = keyring
+        let checked = replaced
         try await write { db in
-            if replacing {
+            if replacing, let current = try ItemRow.fetch(db, service: service, account: account, keyring: keys) {
+                // Only the row that was checked goes; one that appeared or changed since is kept.
+                guard let checked, current.isSameRevision(as: checked) else {
+                    throw VaultError(.duplicateItem, "\(name) changed while being replaced; it is kept as it is and nothing was written")
+                }
                 _ = try ItemRow.delete(db, service: service, account: account, keyring: keys)
             }
             guard try ItemRow.fetch(db, service: service, account: account, keyring: keys) == nil else {
@@ -243,6 +272,7 @@ extension Vault {
     /// Encrypts `value` into `row` under the item key, bound to the row's
     /// identity, then MACs the row; the plaintext copy is wiped.
     func sealValue(_ value: SecretBytes, into row: inout ItemRow, key itemKey: SymmetricKey) throws(VaultError) {
+        try Self.checkValueSize(value, of: row.name)
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
         row.ciphertext = try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData)

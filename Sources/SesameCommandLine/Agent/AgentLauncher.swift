@@ -1,8 +1,9 @@
 import Foundation
 
 /// `sesame ssh-agent --print-env`: the agent is started again without that
-/// flag, detached from this process's output (so `$(…)` returns), and once
-/// its socket answers, the shell lines that point ssh at it are printed.
+/// flag, detached from this process's output (so `$(…)` returns) with its
+/// standard error on its log (``DaemonLog``), and once its socket answers,
+/// the shell lines that point ssh at it are printed.
 enum AgentLauncher {
     static func startInBackground(socketPath: String, arguments: [String]) async throws {
         let process = Process()
@@ -10,7 +11,13 @@ enum AgentLauncher {
         process.arguments = arguments.filter { $0 != "--print-env" } + (arguments.contains("--socket") ? [] : ["--socket", socketPath])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        // Its refusals ("agent refused operation" tells ssh's user nothing) go to a file the README names (issue 34).
+        let log = DaemonLog.path(of: "ssh-agent", environment: ProcessInfo.processInfo.environment)
+        let opened = DaemonLog.openLog(log)
+        guard let descriptor = opened.descriptor else {
+            throw CommandFailure(status: .failure, message: "the agent's log cannot be kept: \(opened.problem ?? log)")
+        }
+        process.standardError = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let started = Date().addingTimeInterval(-1)
         try process.run()
         for _ in 0..<100 {

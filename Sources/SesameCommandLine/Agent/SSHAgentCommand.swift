@@ -71,6 +71,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 return
             }
             #if os(Linux)
+            DaemonLog.keepRefusals(of: "ssh-agent", environment: environment)
             var machine = try options.machine()
             if machine.authenticators.presenter == nil, !options.noInteraction {
                 // No terminal (started in the background): passwords through

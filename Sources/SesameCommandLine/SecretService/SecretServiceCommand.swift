@@ -41,7 +41,14 @@ struct SecretServiceCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...300).contains(unlockSeconds) else { throw ValidationError("--unlock-seconds must be between 1 and 300") }
-        _ = try Self.accessControl(defaultAccess)
+        let access = try Self.accessControl(defaultAccess)
+        if access.flags.contains(.applicationPassword) {
+            // A Secret Service client has no way to hand over an application password, so every CreateItem would fail.
+            throw ValidationError("""
+                --default-access \(defaultAccess) needs an application password for every new item, and a Secret Service \
+                client has no way to give one: choose biometry, user presence or the device passcode
+                """)
+        }
     }
 
     func run() async throws {
@@ -49,10 +56,12 @@ struct SecretServiceCommand: AsyncParsableCommand {
         guard let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
             throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
         }
+        DaemonLog.keepRefusals(of: "secret-service", environment: environment)
         let store = try await makeStore(environment: environment)
         let server: SecretServiceServer
         do {
-            server = try await SecretServiceServer.start(store: store, address: address, replace: replace)
+            server = try await SecretServiceServer.start(store: store, address: address, replace: replace,
+                                                         log: { StandardError.write($0 + "\n") })
         } catch {
             throw CommandFailure(status: .notAvailable, message: error.message)
         }

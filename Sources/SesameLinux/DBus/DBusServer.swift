@@ -63,6 +63,8 @@ package final class DBusServer: Sendable {
     ///   - handler: Answers each call; runs as a task, never on the bus thread.
     ///   - peerVanished: Told the unique name of every connection that leaves the bus.
     ///   - nameLost: Told a well-known name this connection no longer owns.
+    ///   - log: Told, in a line, every caller refused before its call reached
+    ///     `handler` (another uid, unreadable credentials or arguments).
     /// - Throws: ``DBusServerError``.
     package static func start(
         address: String,
@@ -70,7 +72,8 @@ package final class DBusServer: Sendable {
         servedUID: UInt32 = geteuid(),
         handler: @escaping @Sendable (DBusRequest) async -> DBusReply,
         peerVanished: @escaping @Sendable (String) -> Void = { _ in },
-        nameLost: @escaping @Sendable (String) -> Void = { _ in }
+        nameLost: @escaping @Sendable (String) -> Void = { _ in },
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(DBusServerError) -> DBusServer {
         if sesame_sdbus_server_load() != 0 {
             let why = sesame_sdbus_server_load_error().map { String(cString: $0) } ?? "unknown reason"
@@ -81,6 +84,7 @@ package final class DBusServer: Sendable {
         state.handler = handler
         state.peerVanished = peerVanished
         state.nameLost = nameLost
+        state.log = log
         let outcome: Result<String, DBusServerError> = await withCheckedContinuation { continuation in
             let started = thread.start(state) { state in
                 let result = state.open(address: address, prefix: prefix)
@@ -120,9 +124,14 @@ package final class DBusServer: Sendable {
         try result.get()
     }
 
-    /// Sends a signal from `path`. Queued behind replies already on their way.
-    package func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue]) {
-        thread.enqueue { state in state.emit(path: path, interface: interface, member: member, arguments: arguments) }
+    /// Sends a signal from `path`, queued behind replies already on their
+    /// way. Never a broadcast: it goes to `destination` alone, or with
+    /// `nil` to every connection of the served uid that has called this
+    /// server; a connection of another uid never receives one.
+    package func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue], destination: String? = nil) {
+        thread.enqueue { state in
+            state.emit(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
+        }
     }
 
     /// Closes the connection after what is queued; the bus then drops our names.

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Sesame
 import SesameLinux
+import Synchronization
 
 /// Reads every item of the Secret Service provider on a session bus
 /// (gnome-keyring, KWallet's bridge, KeePassXC), secrets included, for
@@ -24,23 +25,60 @@ package enum SecretServiceSource {
     /// How long one prompt (the provider's unlock dialog) may take.
     static let promptMicroseconds: UInt64 = 300_000_000
 
-    /// Reads every collection and item of the provider at `address`.
+    /// Reads every collection and item of the provider at `address`, one
+    /// item at a time: `each` gets an item, secret included, and the item
+    /// is released once it returns, so what is held does not grow with the
+    /// source (a copy of every secret at once would).
     ///
     /// - Parameters:
     ///   - address: The session bus address.
     ///   - interactive: Whether a locked item may be unlocked, through the
     ///     provider's own prompt; when `false`, locked items are skipped.
+    ///   - each: Called on the bus's own thread, in the provider's order,
+    ///     with the item's collection (its `items` empty) and the item; it
+    ///     may block until the item is stored.
     /// - Returns: The collections, in the provider's order, each with the
-    ///   items read and those skipped.
+    ///   items skipped (`items` stays empty).
     /// - Throws: ``DBusError`` when no provider answers or the service
     ///   itself fails (a failing item is skipped, not thrown).
-    package static func read(address: String, interactive: Bool) async throws(DBusError) -> [SecretServiceSourceCollection] {
+    package static func read(
+        address: String, interactive: Bool,
+        each: @escaping @Sendable (SecretServiceSourceCollection, SecretServiceSourceItem) -> Void
+    ) async throws(DBusError) -> [SecretServiceSourceCollection] {
         try await DBusClient.withConnection(address: address) { client throws(DBusError) in
-            try Self.readAll(client, interactive: interactive)
+            try Self.readAll(client, interactive: interactive, each: each)
         }
     }
 
-    private static func readAll(_ client: DBusClient, interactive: Bool) throws(DBusError) -> [SecretServiceSourceCollection] {
+    /// The provider's collection paths, and nothing else: to tell, before
+    /// any secret is read, whether the provider is Sesame serving the vault
+    /// an import would write to.
+    package static func collectionPaths(address: String) async throws(DBusError) -> [String] {
+        try await DBusClient.withConnection(address: address) { client throws(DBusError) in
+            try client.property(name, path: root, interface: service, name: "Collections").arrayValues?.compactMap(\.objectPathValue) ?? []
+        }
+    }
+
+    /// Reads every collection and item at once, secrets included: for
+    /// small sources and tests; an import uses ``read(address:interactive:each:)``.
+    package static func read(address: String, interactive: Bool) async throws(DBusError) -> [SecretServiceSourceCollection] {
+        let gathered = Gathered()
+        var collections = try await read(address: address, interactive: interactive) { collection, item in
+            gathered.add(item, to: collection.path)
+        }
+        for index in collections.indices { collections[index].items = gathered.items(of: collections[index].path) }
+        return collections
+    }
+
+    private final class Gathered: Sendable {
+        private let items = Mutex<[String: [SecretServiceSourceItem]]>([:])
+        func add(_ item: SecretServiceSourceItem, to path: String) { items.withLock { $0[path, default: []].append(item) } }
+        func items(of path: String) -> [SecretServiceSourceItem] { items.withLock { $0[path] ?? [] } }
+    }
+
+    private static func readAll(
+        _ client: DBusClient, interactive: Bool, each: (SecretServiceSourceCollection, SecretServiceSourceItem) -> Void
+    ) throws(DBusError) -> [SecretServiceSourceCollection] {
         let opened = try client.call(name, path: root, interface: service, member: "OpenSession", [.string("plain"), .variant(.string(""))])
         guard opened.count == 2, let session = opened[1].objectPathValue else { throw .failed("OpenSession answered without a session") }
         defer {
@@ -60,7 +98,7 @@ package enum SecretServiceSource {
             let unlocked = try unlock(items, client, interactive: interactive)
             for item in items {
                 switch readItem(item, client, session: session, unlocked: unlocked.contains(item), interactive: interactive) {
-                case .read(let read): collection.items.append(read)
+                case .read(let read): each(collection, read)
                 case .skipped(let skip): collection.skipped.append(skip)
                 }
             }
@@ -124,10 +162,17 @@ package enum SecretServiceSource {
         guard let attributes = properties["Attributes"]?.stringDictionaryValue else {
             return .skipped(SecretServiceSourceSkip(path: path, label: label, reason: "the provider gave no attributes"))
         }
+        // SPEC D9: a date is the API's `t` (seconds since 1970); anything else (a double of inf or NaN, a negative number) is reported, never turned into 1970.
+        guard let created = properties["Created"]?.uint64Value, let modified = properties["Modified"]?.uint64Value else {
+            let given = ["Created", "Modified"].map { "\($0) \(properties[$0].map { String(describing: $0) } ?? "missing")" }
+            return .skipped(SecretServiceSourceSkip(
+                path: path, label: label,
+                reason: "its dates are not seconds since 1970 (\(given.joined(separator: ", ")))".escapingControlCharacters()))
+        }
         let contentType = fields[3].stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? "text/plain"
         return .read(SecretServiceSourceItem(
             path: path, label: label, attributes: attributes, contentType: contentType, secret: secret,
-            created: properties["Created"]?.uint64Value ?? 0, modified: properties["Modified"]?.uint64Value ?? 0))
+            created: created, modified: modified))
     }
 }
 #endif

@@ -13,7 +13,10 @@ package struct SecretServiceSourceCollection: Sendable {
 
     /// The last element of its path: for a Sesame provider, the vault's
     /// identifier of the collection.
-    package var identifier: String {
+    package var identifier: String { Self.identifier(ofPath: path) }
+
+    /// The last element of a collection path.
+    package static func identifier(ofPath path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? ""
     }
 }

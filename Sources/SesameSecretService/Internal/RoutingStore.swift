@@ -59,7 +59,7 @@ struct RoutingStore: SecretServiceStore {
     func createItem(in collection: String, label: String, attributes: [String: String],
                     secret: SecretServiceSecret, replacing: Bool, for caller: SecretServiceCaller) async throws -> SecretServiceItemProperties {
         if Self.isSession(collection) {
-            return await session.create(label: label, attributes: attributes, secret: secret, replacing: replacing)
+            return try await session.create(label: label, attributes: attributes, secret: secret, replacing: replacing, owner: caller.busName)
         }
         return try await backing.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replacing, for: caller)
     }
@@ -79,14 +79,14 @@ struct RoutingStore: SecretServiceStore {
         try await backing.setSecret(of: item, secret, for: caller)
     }
 
-    func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
+    func setItemLabel(_ item: SecretServiceItemID, label: String, for caller: SecretServiceCaller) async throws {
         if Self.isSession(item.collection) { return try await session.update(item, label: label) }
-        try await backing.setItemLabel(item, label: label)
+        try await backing.setItemLabel(item, label: label, for: caller)
     }
 
-    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws {
+    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String], for caller: SecretServiceCaller) async throws {
         if Self.isSession(item.collection) { return try await session.update(item, attributes: attributes) }
-        try await backing.setItemAttributes(item, attributes: attributes)
+        try await backing.setItemAttributes(item, attributes: attributes, for: caller)
     }
 
     func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
@@ -107,6 +107,7 @@ struct RoutingStore: SecretServiceStore {
     }
 
     func callerLeft(_ caller: SecretServiceCaller) async {
+        await session.ownerLeft(caller.busName)
         await backing.callerLeft(caller)
     }
 }

@@ -3,8 +3,10 @@ import SesameLinux
 
 /// The Secret Service's own D-Bus errors (API 0.2, "Errors").
 enum SecretServiceErrors {
+    static let noSuchObjectName = "org.freedesktop.Secret.Error.NoSuchObject"
+
     static func noSuchObject(_ what: String) -> DBusError {
-        DBusError("org.freedesktop.Secret.Error.NoSuchObject", "no such object: \(what.escapingControlCharacters())")
+        DBusError(noSuchObjectName, "no such object: \(what.escapingControlCharacters())")
     }
 
     static func noSession(_ message: String) -> DBusError {

@@ -14,24 +14,46 @@ actor ServiceCore {
     static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
     static let peerInterface = "org.freedesktop.DBus.Peer"
 
+    /// What one client may hold at once (SPEC D10: every per-client
+    /// resource is bounded). A client past its session bound loses its
+    /// oldest session (libsecret opens one per connection; a client that
+    /// never closes them keeps working); past its prompt bound, or the
+    /// server past its total, a new one is refused with a reason.
+    enum Bounds {
+        static let sessionsPerClient = 64
+        static let sessions = 4096
+        static let promptsPerClient = 32
+        static let prompts = 1024
+        /// Object paths one `Unlock`, `Lock` or `GetSecrets` names, a
+        /// collection counting as its items.
+        static let pathsPerCall = 4096
+    }
+
     let store: any SecretServiceStore
-    /// Where signals go; set once the connection is up.
-    var signals: (@Sendable (String, String, String, [DBusValue]) -> Void)?
+    /// Where signals go (path, interface, member, arguments, the one
+    /// recipient or every served peer); set once the connection is up.
+    var signals: (@Sendable (String, String, String, [DBusValue], String?) -> Void)?
     var sessions: [UInt64: TransportSession] = [:]
     var prompts: [UInt64: PendingPrompt] = [:]
     var nextSession: UInt64 = 0
     var nextPrompt: UInt64 = 0
 
-    init(store: any SecretServiceStore) {
+    /// Where refusals are told (SecretServiceServer's `log`).
+    let log: @Sendable (String) -> Void
+
+    init(store: any SecretServiceStore, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
+        self.log = log
     }
 
-    func setSignals(_ emit: @escaping @Sendable (String, String, String, [DBusValue]) -> Void) {
+    func setSignals(_ emit: @escaping @Sendable (String, String, String, [DBusValue], String?) -> Void) {
         signals = emit
     }
 
-    func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
-        signals?(path, interface, member, arguments)
+    /// Sends a signal to `destination` alone, or to every connection of
+    /// the owner that has called the service; never to another uid.
+    func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue], to destination: String? = nil) {
+        signals?(path, interface, member, arguments, destination)
     }
 
     /// Answers one call; never throws past here: every failure is a D-Bus error.
@@ -39,8 +61,19 @@ actor ServiceCore {
         do {
             return try await dispatch(request)
         } catch {
-            return DBusReply(error: SecretServiceErrors.from(error))
+            let refusal = SecretServiceErrors.from(error)
+            // A client probing for objects that are gone is routine; every other refusal is told, with the program that met it.
+            if refusal.name != SecretServiceErrors.noSuchObjectName {
+                log("sesame secret-service: refused \(request.member.escapingControlCharacters()) on \(request.path.escapingControlCharacters()) "
+                    + "for \(Self.program(request.senderPID)): \(refusal.message.escapingControlCharacters())")
+            }
+            return DBusReply(error: refusal)
         }
+    }
+
+    /// The calling program for a log line or a prompt: its executable, escaped.
+    static func program(_ pid: Int32) -> String {
+        ProcessExecutable.path(of: pid).map { "\($0.escapingControlCharacters()) (pid \(pid))" } ?? "an unknown program (pid \(pid))"
     }
 
     private func dispatch(_ request: DBusRequest) async throws -> DBusReply {
@@ -112,14 +145,30 @@ actor ServiceCore {
         }
     }
 
-    /// Item ids a client named in an `ao`, resolved; unknown paths are NoSuchObject.
+    /// Item ids a client named in an `ao`, resolved, each once, in the
+    /// client's order; unknown paths are NoSuchObject.
     func itemIDs(_ value: DBusValue) throws -> [SecretServiceItemID] {
-        guard let paths = value.arrayValues else { throw DBusError.invalidArgs("expected an array of object paths") }
-        return try paths.map { path in
-            guard let text = path.objectPathValue, case .item(let id) = SecretObject(path: text) else {
-                throw SecretServiceErrors.noSuchObject(path.objectPathValue ?? "?")
-            }
+        try objectPaths(value).map { path in
+            guard case .item(let id) = SecretObject(path: path) else { throw SecretServiceErrors.noSuchObject(path) }
             return id
+        }
+    }
+
+    /// The paths of an `ao`, each once, at most ``Bounds/pathsPerCall``.
+    func objectPaths(_ value: DBusValue) throws -> [String] {
+        guard let values = value.arrayValues else { throw DBusError.invalidArgs("expected an array of object paths") }
+        try Self.checkPathCount(values.count)
+        var seen: Set<String> = []
+        return try values.compactMap { value in
+            guard let path = value.objectPathValue else { throw DBusError.invalidArgs("expected an array of object paths") }
+            return seen.insert(path).inserted ? path : nil
+        }
+    }
+
+    static func checkPathCount(_ count: Int) throws {
+        guard count <= Bounds.pathsPerCall else {
+            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                            "one call names at most \(Bounds.pathsPerCall) items (a collection counts as its items); this one named \(count)")
         }
     }
 
@@ -148,13 +197,38 @@ actor ServiceCore {
     /// A client left the bus: its sessions close, its prompts are dismissed
     /// and what it unlocked locks again.
     func peerVanished(_ name: String) async {
+        // Rebuilt rather than emptied in place, so their storage is freed too.
         sessions = sessions.filter { $0.value.owner != name }
-        for (number, prompt) in prompts where prompt.owner == name {
-            prompt.task?.cancel()
-            prompts[number] = nil
-        }
+        for prompt in prompts.values where prompt.owner == name { prompt.task?.cancel() }
+        prompts = prompts.filter { $0.value.owner != name }
         await store.callerLeft(SecretServiceCaller(busName: name, pid: 0, executable: nil))
     }
+
+    /// Makes room for one more session of `owner`: its oldest goes past
+    /// the per-client bound; past the server's total, none is opened.
+    func admitSession(for owner: String) throws {
+        let own = sessions.filter { $0.value.owner == owner }.keys.sorted()
+        if own.count >= Bounds.sessionsPerClient {
+            for number in own.prefix(own.count - Bounds.sessionsPerClient + 1) { sessions[number] = nil }
+        }
+        guard sessions.count < Bounds.sessions else {
+            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                            "the service has \(Bounds.sessions) sessions open, its most; close some (Session.Close)")
+        }
+    }
+
+    /// Refuses a prompt past the client's or the server's bound.
+    func admitPrompt(for owner: String) throws {
+        guard prompts.values.count(where: { $0.owner == owner }) < Bounds.promptsPerClient else {
+            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded",
+                            "a client may hold at most \(Bounds.promptsPerClient) prompts; run or dismiss those it has")
+        }
+        guard prompts.count < Bounds.prompts else {
+            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded", "the service holds \(Bounds.prompts) prompts, its most; try again later")
+        }
+    }
+
+    var openPromptCount: Int { prompts.count }
 
     var openSessionCount: Int { sessions.count }
 }

@@ -5,15 +5,26 @@ import Musl
 #endif
 import Sesame
 
-/// The `session` collection (alias `session`): items that live only as long
-/// as the server process, never written anywhere, never locked (API 0.2:
-/// "a collection that is not stored on disk").
+/// The `session` collection (alias `session`): items that live in this
+/// process only, never written anywhere, never locked (API 0.2: "a
+/// collection that is not stored on disk").
+///
+/// Each item belongs to the connection that created it and goes when that
+/// client leaves the bus (SPEC D10: every per-client resource is bounded and
+/// freed), and each meets the vault's own checks on labels, attributes,
+/// content types and value sizes, so the in-memory path is no way around them.
 actor SessionCollection {
     static let id = "session"
+    /// The most items one connection keeps here.
+    static let maximumItemsPerClient = 256
+    /// The most items here in all, whichever connections made them.
+    static let maximumItems = 4096
 
     private struct Entry {
         var item: SecretServiceItemProperties
         var secret: SecretServiceSecret
+        /// The unique bus name of the connection that created it.
+        let owner: String
     }
 
     private var entries: [String: Entry] = [:]
@@ -43,20 +54,29 @@ actor SessionCollection {
         return entry.item
     }
 
-    func create(label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool) -> SecretServiceItemProperties {
+    func create(label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool,
+                owner: String) throws -> SecretServiceItemProperties {
+        try Self.check(label: label, attributes: attributes, secret: secret)
         let now = Self.now()
-        modified = now
         if replacing, let existing = order.first(where: { entries[$0]?.item.attributes == attributes }), var entry = entries[existing] {
             entry.item.label = label
             entry.item.modified = now
             entry.secret = secret
             entries[existing] = entry
+            modified = now
             return entry.item
         }
+        guard entries.count < Self.maximumItems else {
+            throw SecretServiceStoreError.failed("the session collection holds \(Self.maximumItems) items, its most; delete some first")
+        }
+        guard entries.values.count(where: { $0.owner == owner }) < Self.maximumItemsPerClient else {
+            throw SecretServiceStoreError.failed("one client may keep at most \(Self.maximumItemsPerClient) items in the session collection")
+        }
         next += 1
+        modified = now
         let id = SecretServiceItemID(collection: Self.id, item: "s\(next)")
         let item = SecretServiceItemProperties(id: id, label: label, attributes: attributes, created: now, modified: now)
-        entries[id.item] = Entry(item: item, secret: secret)
+        entries[id.item] = Entry(item: item, secret: secret, owner: owner)
         order.append(id.item)
         return item
     }
@@ -77,7 +97,25 @@ actor SessionCollection {
         if let label { entry.item.label = label }
         if let attributes { entry.item.attributes = attributes }
         if let secret { entry.secret = secret }
+        try Self.check(label: entry.item.label, attributes: entry.item.attributes, secret: entry.secret)
         entry.item.modified = Self.now()
         entries[id.item] = entry
+    }
+
+    /// The client left the bus: its items go with it.
+    func ownerLeft(_ owner: String) {
+        guard entries.values.contains(where: { $0.owner == owner }) else { return }
+        entries = entries.filter { $0.value.owner != owner }
+        order.removeAll { entries[$0] == nil }
+        modified = Self.now()
+    }
+
+    /// The vault's checks (SPEC D9): a control character in a label, 999 attributes, a value over 16 MiB are refused here too.
+    private static func check(label: String, attributes: [String: String], secret: SecretServiceSecret) throws {
+        do {
+            try SecretServiceItem.check(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
+        } catch {
+            throw SecretServiceStoreError.failed(error.message)
+        }
     }
 }

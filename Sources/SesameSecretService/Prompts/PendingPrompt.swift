@@ -1,10 +1,22 @@
 /// An `Unlock` waiting for its owner: the items, who asked, and once
 /// `Prompt` is called, the authentication running for them.
 struct PendingPrompt: Sendable {
-    /// The client that got the prompt; only it may run or dismiss it.
+    /// A collection the `Unlock` named, and its items that were locked.
+    struct Collection: Sendable {
+        let path: String
+        let items: [SecretServiceItemID]
+    }
+
+    /// The client that got the prompt; only it may run or dismiss it, and
+    /// only it hears its `Completed`.
     let owner: String
     let ownerPID: Int32
+    /// Exactly what the prompt opens, once each: the items named and the
+    /// locked items of the collections named.
     let items: [SecretServiceItemID]
+    /// The collections named that had locked items; each is reported open
+    /// when all of those opened.
+    let collections: [Collection]
     /// Already unlocked when the prompt was made; part of the result.
     let alreadyUnlocked: [String]
     var started = false

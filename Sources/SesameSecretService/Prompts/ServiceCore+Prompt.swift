@@ -3,23 +3,40 @@ import SesameLinux
 
 /// SPEC D10: `Unlock` answers what is already open and a Prompt for the rest;
 /// `Prompt.Prompt` runs the items' access control with a reason naming the
-/// calling program and the items; `Completed` carries what opened; `Dismiss`
-/// and the caller leaving the bus cancel.
+/// calling program and the items (the labels their owner stored: a locked
+/// item is never relabelled without its access control); `Completed`, sent
+/// to that client alone, carries what opened, and what opened is exactly
+/// what the prompt named, for that client; `Dismiss` and the caller leaving
+/// the bus cancel.
 extension ServiceCore {
     func unlock(_ objects: DBusValue, request: DBusRequest) async throws -> [DBusValue] {
-        guard let paths = objects.arrayValues?.compactMap(\.objectPathValue) else { throw DBusError.invalidArgs("Unlock takes (ao)") }
+        let paths = try objectPaths(objects)
         let caller = caller(of: request)
         var unlocked: [String] = []
         var locked: [SecretServiceItemID] = []
+        var collections: [PendingPrompt.Collection] = []
+        var named = 0
         for path in paths {
             switch SecretObject(path: path) {
             case .collection, .alias:
                 let id = try await resolveCollection(SecretObject(path: path)!)
-                unlocked.append(SecretObject.collectionPath(id))
+                let items = try await store.items(in: id).filter { Self.isServable($0.id) }
+                named += items.count
+                try Self.checkPathCount(named)
+                var lockedHere: [SecretServiceItemID] = []
+                for item in items where try await store.needsAuthentication(item.id, for: caller) { lockedHere.append(item.id) }
+                if lockedHere.isEmpty {
+                    unlocked.append(SecretObject.collectionPath(id))
+                } else {
+                    collections.append(PendingPrompt.Collection(path: SecretObject.collectionPath(id), items: lockedHere))
+                    locked += lockedHere.filter { !locked.contains($0) }
+                }
             case .item(let id):
+                named += 1
+                try Self.checkPathCount(named)
                 _ = try await store.item(id)
                 if try await store.needsAuthentication(id, for: caller) {
-                    locked.append(id)
+                    if !locked.contains(id) { locked.append(id) }
                 } else {
                     unlocked.append(path)
                 }
@@ -28,8 +45,10 @@ extension ServiceCore {
             }
         }
         guard !locked.isEmpty else { return [.objectPaths(unlocked), .objectPath("/")] }
+        try admitPrompt(for: request.sender)
         nextPrompt += 1
-        prompts[nextPrompt] = PendingPrompt(owner: request.sender, ownerPID: request.senderPID, items: locked, alreadyUnlocked: unlocked)
+        prompts[nextPrompt] = PendingPrompt(owner: request.sender, ownerPID: request.senderPID, items: locked,
+                                            collections: collections, alreadyUnlocked: unlocked)
         return [.objectPaths(unlocked), .objectPath(SecretObject.promptPath(nextPrompt))]
     }
 
@@ -53,7 +72,8 @@ extension ServiceCore {
                 task.cancel()
             } else if !prompt.started {
                 prompts[number] = nil
-                return DBusReply([], afterSending: { Task { await self.complete(number, dismissed: true, unlocked: []) } })
+                let owner = prompt.owner
+                return DBusReply([], afterSending: { Task { await self.complete(number, owner: owner, dismissed: true, unlocked: []) } })
             }
             return DBusReply([])
         default:
@@ -65,7 +85,7 @@ extension ServiceCore {
         guard let prompt = prompts[number] else { return }
         if prompt.dismissed {
             prompts[number] = nil
-            complete(number, dismissed: true, unlocked: [])
+            complete(number, owner: prompt.owner, dismissed: true, unlocked: [])
             return
         }
         let reason = await promptReason(prompt)
@@ -82,30 +102,44 @@ extension ServiceCore {
         switch outcome {
         case .success where !cancelled:
             var opened = prompt.alreadyUnlocked
+            var open: Set<SecretServiceItemID> = []
             for id in items where (try? await store.needsAuthentication(id, for: caller)) == false {
+                open.insert(id)
                 opened.append(SecretObject.itemPath(id))
             }
-            complete(number, dismissed: false, unlocked: opened)
+            opened += prompt.collections.filter { $0.items.allSatisfy(open.contains) }.map(\.path)
+            complete(number, owner: prompt.owner, dismissed: false, unlocked: opened)
         default:
-            // Cancelled, dismissed or failed: fail closed, nothing opened.
-            complete(number, dismissed: true, unlocked: [])
+            // Cancelled, dismissed or failed: fail closed, nothing opened, and the reason told.
+            let why: String = switch outcome {
+            case .failure(let error): SecretServiceErrors.from(error).message
+            default: "the client dismissed it or left"
+            }
+            log("sesame secret-service: the prompt of \(Self.program(prompt.ownerPID)) opened nothing: \(why.escapingControlCharacters())")
+            complete(number, owner: prompt.owner, dismissed: true, unlocked: [])
         }
     }
 
-    func complete(_ number: UInt64, dismissed: Bool, unlocked: [String]) {
+    /// `Completed`, to the prompt's client alone: what it opened is no other client's business.
+    func complete(_ number: UInt64, owner: String, dismissed: Bool, unlocked: [String]) {
         emit(SecretObject.promptPath(number), Self.promptInterface, "Completed",
-             [.boolean(dismissed), .variant(.objectPaths(unlocked))])
+             [.boolean(dismissed), .variant(.objectPaths(unlocked))], to: owner)
     }
 
-    /// "<program> wants to open: <label>, <label>", every outside text escaped.
+    /// How many labels a prompt lists before it says how many more.
+    static let promptLabels = 12
+
+    /// "<program> wants to open "<label>", "<label>" and N more items",
+    /// every outside text escaped.
     private func promptReason(_ prompt: PendingPrompt) async -> String {
         let program = ProcessExecutable.path(of: prompt.ownerPID).map { $0.escapingControlCharacters() }
             ?? "an unknown program (pid \(prompt.ownerPID))"
         var labels: [String] = []
-        for id in prompt.items {
+        for id in prompt.items.prefix(Self.promptLabels) {
             let label = (try? await store.item(id).label) ?? id.item
             labels.append("\"\(label.escapingControlCharacters())\"")
         }
-        return "\(program) wants to open \(labels.joined(separator: ", "))"
+        let more = prompt.items.count - labels.count
+        return "\(program) wants to open \(labels.joined(separator: ", "))" + (more > 0 ? " and \(more) more item\(more == 1 ? "" : "s")" : "")
     }
 }

@@ -70,7 +70,8 @@ public protocol SecretServiceStore: Sendable {
     ///   - attributes: Searchable, not secret to the owner.
     ///   - secret: The value and its content type.
     ///   - replacing: Replace an item with the same attributes instead of adding one.
-    ///   - caller: Who asks: an item to replace must be open for this caller.
+    ///   - caller: Who asks: an item to replace must be open for this caller,
+    ///     and the replacement never has a weaker protection than it (SPEC D11).
     /// - Returns: The item created or replaced.
     /// - Throws: ``SecretServiceStoreError``; ``SecretServiceStoreError/locked(_:)``
     ///   when the item to replace needs authentication.
@@ -98,13 +99,24 @@ public protocol SecretServiceStore: Sendable {
     /// - Throws: ``SecretServiceStoreError``, `.locked` as ``secret(of:for:)``.
     func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws
 
-    /// Renames an item. Never prompts.
-    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
-    func setItemLabel(_ item: SecretServiceItemID, label: String) async throws
+    /// Renames an item. Never prompts. The label is what prompts show, so
+    /// an item that needs authentication is renamed only once open for
+    /// this caller (SPEC D10).
+    /// - Parameters:
+    ///   - item: Which.
+    ///   - label: The new label.
+    ///   - caller: Who asks: the item must be open for this caller.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``, `.locked` as ``secret(of:for:)``.
+    func setItemLabel(_ item: SecretServiceItemID, label: String, for caller: SecretServiceCaller) async throws
 
-    /// Replaces an item's attributes. Never prompts.
-    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
-    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws
+    /// Replaces an item's attributes. Never prompts; as ``setItemLabel(_:label:for:)``,
+    /// a locked item's only once open for this caller.
+    /// - Parameters:
+    ///   - item: Which.
+    ///   - attributes: The new attributes.
+    ///   - caller: Who asks.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``, `.locked`.
+    func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String], for caller: SecretServiceCaller) async throws
 
     /// Whether reading the item needs its owner now, for this caller: the
     /// Secret Service's "Locked" (SPEC D10: locked while the item's access
@@ -118,8 +130,9 @@ public protocol SecretServiceStore: Sendable {
     func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool
 
     /// Runs the items' access control (fingerprint, password…), after which
-    /// they no longer need authentication *for this caller* for as long as
-    /// the store allows. The one call that prompts.
+    /// exactly these items (no other of the same access control) no longer
+    /// need authentication *for this caller* for as long as the store
+    /// allows. The one call that prompts.
     /// - Parameters:
     ///   - items: What the caller asked to unlock.
     ///   - reason: Shown to the owner: the calling program and the items.

@@ -30,11 +30,16 @@ public final class SecretServiceServer: Sendable {
     ///   - address: The session bus address (`DBUS_SESSION_BUS_ADDRESS`).
     ///   - ownName: Request ``busName``; tests may serve by unique name only.
     ///   - replace: Take the name from another provider that allows it.
+    ///   - log: Told, one line each, every refusal: a caller of another uid,
+    ///     a locked item, a bound reached, a prompt that opened nothing and
+    ///     why (no reader, no terminal, the owner cancelled). Never a secret;
+    ///     outside text escaped.
     /// - Returns: The running server.
     /// - Throws: ``SecretServiceServerError`` naming the bus or the name's owner.
     public static func start(store: any SecretServiceStore, address: String, ownName: Bool = true,
-                             replace: Bool = false) async throws(SecretServiceServerError) -> SecretServiceServer {
-        let core = ServiceCore(store: RoutingStore(backing: store))
+                             replace: Bool = false,
+                             log: @escaping @Sendable (String) -> Void = { _ in }) async throws(SecretServiceServerError) -> SecretServiceServer {
+        let core = ServiceCore(store: RoutingStore(backing: store), log: log)
         let (finished, finish) = AsyncStream<String>.makeStream()
         let bus: DBusServer
         do {
@@ -44,12 +49,13 @@ public final class SecretServiceServer: Sendable {
                 peerVanished: { name in Task { await core.peerVanished(name) } },
                 nameLost: { name in
                     if name == busName { finish.yield("another provider replaced this one as \(busName)") }
-                })
+                },
+                log: { log("sesame secret-service: " + $0) })
         } catch {
             throw SecretServiceServerError(message: error.description)
         }
-        await core.setSignals { path, interface, member, arguments in
-            bus.emitSignal(path: path, interface: interface, member: member, arguments: arguments)
+        await core.setSignals { path, interface, member, arguments, destination in
+            bus.emitSignal(path: path, interface: interface, member: member, arguments: arguments, destination: destination)
         }
         let server = SecretServiceServer(bus: bus, core: core, finished: finished, finish: finish)
         if ownName {
@@ -77,6 +83,12 @@ public final class SecretServiceServer: Sendable {
     /// - Returns: The count.
     public func openSessionCount() async -> Int {
         await core.openSessionCount
+    }
+
+    /// How many prompts are pending or running (tests watch them go).
+    /// - Returns: The count.
+    public func openPromptCount() async -> Int {
+        await core.openPromptCount
     }
 
     /// Closes the connection; sessions and pending prompts end with it.

@@ -24,7 +24,7 @@ extension ServiceCore {
             let interface = args[0].stringValue ?? ""
             let name = args[1].stringValue ?? ""
             let value = args[2].variantValue ?? .string("")
-            try await setProperty(object, interface: interface, name: name, value: value)
+            try await setProperty(object, interface: interface, name: name, value: value, for: caller(of: request))
             emit(request.path, Self.propertiesInterface, "PropertiesChanged",
                  [.string(interface), .array(element: "{sv}", [.dictEntry(.string(name), .variant(value))]), .array(element: "s", [])])
             return []
@@ -78,7 +78,8 @@ extension ServiceCore {
         }
     }
 
-    private func setProperty(_ object: SecretObject, interface: String, name: String, value: DBusValue) async throws {
+    private func setProperty(_ object: SecretObject, interface: String, name: String, value: DBusValue,
+                             for caller: SecretServiceCaller) async throws {
         switch (object, name) {
         case (.collection, "Label"), (.alias, "Label"):
             guard interface == Self.collectionInterface, let label = value.stringValue else {
@@ -91,11 +92,11 @@ extension ServiceCore {
             guard interface == Self.itemInterface, let label = value.stringValue else {
                 throw DBusError.invalidArgs("Label is an s of \(Self.itemInterface)")
             }
-            try await store.setItemLabel(id, label: label)
+            try await store.setItemLabel(id, label: label, for: caller)
             emit(SecretObject.collectionPath(id.collection), Self.collectionInterface, "ItemChanged", [.objectPath(SecretObject.itemPath(id))])
         case (.item(let id), "Attributes"):
             guard interface == Self.itemInterface else { throw DBusError.invalidArgs("Attributes is of \(Self.itemInterface)") }
-            try await store.setItemAttributes(id, attributes: try attributes(value))
+            try await store.setItemAttributes(id, attributes: try attributes(value), for: caller)
             emit(SecretObject.collectionPath(id.collection), Self.collectionInterface, "ItemChanged", [.objectPath(SecretObject.itemPath(id))])
         default:
             throw DBusError("org.freedesktop.DBus.Error.PropertyReadOnly", "\(name.escapingControlCharacters()) cannot be set here")

@@ -49,7 +49,7 @@ extension ServiceCore {
             return DBusReply(try await unlock(args[0], request: request))
         case "Lock":
             try expect(request, "Lock", "ao")
-            guard let paths = args[0].arrayValues?.compactMap(\.objectPathValue) else { throw DBusError.invalidArgs("Lock takes (ao)") }
+            let paths = try objectPaths(args[0])
             var items: [SecretServiceItemID] = []
             for path in paths {
                 switch SecretObject(path: path) {
@@ -115,6 +115,7 @@ extension ServiceCore {
         default:
             throw SecretServiceErrors.notSupported("unsupported session algorithm \(algorithm.escapingControlCharacters())")
         }
+        try admitSession(for: owner)
         nextSession += 1
         let path = SecretObject.sessionPath(nextSession)
         sessions[nextSession] = TransportSession(owner: owner, path: path, algorithm: transport)

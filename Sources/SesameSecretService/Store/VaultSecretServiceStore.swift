@@ -10,23 +10,38 @@ import Sesame
 /// stores `sesame ls` and `sesame get` see, sealed as every item is (D9).
 ///
 /// **Locked, for the caller** (SPEC D10). An item is locked while its access
-/// control is not satisfied on the *calling client's* authentication
-/// context. ``authenticate(_:reason:for:)`` (a client's `Prompt`) runs the
-/// items' access controls on a new context that belongs to that client's
-/// unique bus name and stays current for `unlockDuration` (at most 300 s,
-/// the reuse window's bound, SPEC A6/F): the burst of reads that follows its
-/// `Unlock` needs no second touch. Every other client still sees the items
-/// locked and needs its own `Unlock` (unlike gnome-keyring, where one
-/// unlocked collection is open to every program of the session). The
-/// opening ends when its duration does, when the client leaves the bus
-/// (``callerLeft(_:)``), or for every client at once on ``lock(_:)``.
+/// control is not satisfied for the *calling client* and that item.
+/// ``authenticate(_:reason:for:)`` (a client's `Prompt`) runs the items'
+/// access controls on a new context; the opening it makes belongs to that
+/// client's unique bus name and to exactly the items the prompt named, and
+/// lasts `unlockDuration` (at most 300 s, the reuse window's bound, SPEC
+/// A6/F): the burst of reads that follows its `Unlock` needs no second
+/// touch. The same context never serves another item, even one of the same
+/// access control, and every other client still sees the items locked and
+/// needs its own `Unlock` (unlike gnome-keyring, where one unlocked
+/// collection is open to every program of the session). An item a client
+/// did not open is judged on a context without a reuse window, so the
+/// owner's `--reuse` shortens a prompt (its scan may be skipped) but never
+/// replaces it. The opening ends when its duration does, when the client
+/// leaves the bus (``callerLeft(_:)``), or for every client at once on
+/// ``lock(_:)``.
 public actor VaultSecretServiceStore: SecretServiceStore {
     private let vault: Vault
     private let defaultAccessControl: AccessControl
     private let unlockDuration: Duration
     private let makeContext: @Sendable () -> AuthenticationContext
-    /// What each client's last Unlock opened, by unique bus name.
-    private var openings: [String: (context: AuthenticationContext, until: ContinuousClock.Instant)] = [:]
+    /// What a client's Unlock opened: exactly these items, on this context, until then.
+    private struct Opening {
+        let context: AuthenticationContext
+        let items: Set<SecretServiceItemID>
+        let until: ContinuousClock.Instant
+    }
+
+    /// Each client's openings, by unique bus name, oldest first.
+    private var openings: [String: [Opening]] = [:]
+
+    /// The most openings one client holds at once; its oldest ends first.
+    public static let maximumOpeningsPerClient = 16
 
     /// The longest an `Unlock` lasts: the reuse window's bound (SPEC F).
     public static let maximumUnlockDuration = Duration.seconds(300)
@@ -101,7 +116,15 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         in collection: String, label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool,
         for caller: SecretServiceCaller
     ) async throws -> SecretServiceItemProperties {
-        let context = currentContext(for: caller)
+        var context = lockedContext()
+        if replacing {
+            // SPEC D10, D11: the item it would replace must be open for this caller; the vault keeps its access control.
+            let existing = try await searchItems(attributes: attributes, in: collection).filter { $0.attributes == attributes }
+            for item in existing where try await needsAuthentication(item.id, for: caller) {
+                throw SecretServiceStoreError.locked(item.id)
+            }
+            if let first = existing.first { context = self.context(for: first.id, caller: caller) }
+        }
         return try await mapping(collection: collection) { () async throws(VaultError) in
             Self.properties(try await vault.createItem(
                 in: collection, label: label, attributes: attributes, contentType: secret.contentType, value: secret.value,
@@ -115,7 +138,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
         // Never prompts: a locked item is refused here, and opened only by a Prompt.
-        let context = currentContext(for: caller)
+        let context = context(for: item, caller: caller)
         let read = try await mapping(item: item) { () async throws(VaultError) in
             try await vault.secretIfUnlocked(
                 ofItem: item.item, inCollection: item.collection,
@@ -127,27 +150,31 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     public func setSecret(of item: SecretServiceItemID, _ secret: SecretServiceSecret, for caller: SecretServiceCaller) async throws {
         guard try await !needsAuthentication(item, for: caller) else { throw SecretServiceStoreError.locked(item) }
-        let context = currentContext(for: caller)
+        let context = context(for: item, caller: caller)
         try await mapping(item: item) { () async throws(VaultError) in
             try await vault.setSecret(secret.value, ofItem: item.item, inCollection: item.collection,
                                       operationPrompt: "Change a Secret Service item", context: context)
         }
     }
 
-    public func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
-        try await mapping(item: item) { () async throws(VaultError) in try await vault.setItemLabel(label, ofItem: item.item, inCollection: item.collection) }
+    public func setItemLabel(_ item: SecretServiceItemID, label: String, for caller: SecretServiceCaller) async throws {
+        let context = context(for: item, caller: caller)
+        try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.setItemLabel(label, ofItem: item.item, inCollection: item.collection, context: context)
+        }
     }
 
-    public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws {
+    public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String], for caller: SecretServiceCaller) async throws {
+        let context = context(for: item, caller: caller)
         try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.setItemAttributes(attributes, ofItem: item.item, inCollection: item.collection)
+            try await vault.setItemAttributes(attributes, ofItem: item.item, inCollection: item.collection, context: context)
         }
     }
 
     // MARK: Locked
 
     public func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
-        let context = currentContext(for: caller)
+        let context = context(for: item, caller: caller)
         return try await mapping(item: item) { () async throws(VaultError) in
             try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
         }
@@ -174,16 +201,18 @@ public actor VaultSecretServiceStore: SecretServiceStore {
             }
         }
         endExpiredOpenings()
-        openings[caller.busName]?.context.invalidate()
-        openings[caller.busName] = (context, .now + unlockDuration)
+        var held = openings[caller.busName] ?? []
+        held.append(Opening(context: context, items: Set(items), until: .now + unlockDuration))
+        while held.count > Self.maximumOpeningsPerClient { held.removeFirst().context.invalidate() }
+        openings[caller.busName] = held
     }
 
     public func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID] {
         // Every client's opening ends, not only the caller's: a Lock fails closed.
-        for opening in openings.values { opening.context.invalidate() }
+        for opening in openings.values.joined() { opening.context.invalidate() }
         openings = [:]
-        // With no opening left, a fresh context answers for every client alike.
-        let context = makeContext()
+        // With no opening left, a context without a reuse window answers for every client alike.
+        let context = lockedContext()
         defer { context.invalidate() }
         var locked: [SecretServiceItemID] = []
         for item in items {
@@ -196,28 +225,38 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     }
 
     public func callerLeft(_ caller: SecretServiceCaller) async {
-        openings.removeValue(forKey: caller.busName)?.context.invalidate()
+        for opening in openings.removeValue(forKey: caller.busName) ?? [] { opening.context.invalidate() }
     }
 
     // MARK: Helpers
 
-    /// The context of the caller's last Unlock while it lasts, else a new one.
-    private func currentContext(for caller: SecretServiceCaller) -> AuthenticationContext {
-        if let opening = openings[caller.busName] {
-            if ContinuousClock.now < opening.until { return opening.context }
-            opening.context.invalidate()
-            openings[caller.busName] = nil
-        }
-        return makeContext()
+    /// The context that judges `item` for `caller`: that of the newest
+    /// opening of the caller that names the item while it lasts, else one
+    /// that has authorised nothing and has no reuse window.
+    private func context(for item: SecretServiceItemID, caller: SecretServiceCaller) -> AuthenticationContext {
+        endExpiredOpenings()
+        if let opening = openings[caller.busName]?.last(where: { $0.items.contains(item) }) { return opening.context }
+        return lockedContext()
+    }
+
+    /// A new context that no Unlock authorised and that no other process's
+    /// scan satisfies (no reuse window): what an item no prompt opened for
+    /// this caller is judged on (SPEC D10).
+    private func lockedContext() -> AuthenticationContext {
+        let context = makeContext()
+        context.reuseDuration = 0
+        return context
     }
 
     /// Drops the openings whose time is up, so clients that never call again
     /// do not keep a context each.
     private func endExpiredOpenings() {
         let now = ContinuousClock.now
-        for (name, opening) in openings where opening.until <= now {
-            opening.context.invalidate()
-            openings[name] = nil
+        for (name, held) in openings {
+            let (ended, current) = (held.filter { $0.until <= now }, held.filter { $0.until > now })
+            guard !ended.isEmpty else { continue }
+            for opening in ended { opening.context.invalidate() }
+            openings[name] = current.isEmpty ? nil : current
         }
     }
 

@@ -160,14 +160,14 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         entries[item]?.item.modified = tick()
     }
 
-    public func setItemLabel(_ item: SecretServiceItemID, label: String) async throws {
-        guard entries[item] != nil else { throw SecretServiceStoreError.noSuchItem(item) }
+    public func setItemLabel(_ item: SecretServiceItemID, label: String, for caller: SecretServiceCaller) async throws {
+        _ = try unlockedEntry(item, for: caller)
         entries[item]?.item.label = label
         entries[item]?.item.modified = tick()
     }
 
-    public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String]) async throws {
-        guard entries[item] != nil else { throw SecretServiceStoreError.noSuchItem(item) }
+    public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String], for caller: SecretServiceCaller) async throws {
+        _ = try unlockedEntry(item, for: caller)
         entries[item]?.item.attributes = attributes
         entries[item]?.item.modified = tick()
     }

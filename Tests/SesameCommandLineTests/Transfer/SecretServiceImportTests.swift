@@ -24,6 +24,7 @@ struct SecretServiceImportTests {
             var label: String
             var copied: Int
             var replaced: Int
+            var kept: [Skipped]
             var skipped: [Skipped]
         }
 
@@ -34,6 +35,7 @@ struct SecretServiceImportTests {
 
         var copied: Int
         var replaced: Int
+        var kept: Int
         var skipped: Int
         var collections: [Collection]
     }
@@ -70,7 +72,8 @@ struct SecretServiceImportTests {
         // Twice: every copy replaces its earlier copy, nothing is added; the text report escapes the label.
         let second = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction"], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("Copied 2 items (2 replacing an earlier copy); skipped 1 item."), "\(second.stderr)")
+        #expect(second.stderr.contains("Copied 2 items (2 replacing an earlier copy); kept 0 items already protected in the vault; skipped 1 item."),
+                "\(second.stderr)")
         #expect(second.stderr.contains("\"Bell\\alabel\""), "\(second.stderr)")
         #expect(!second.stderr.contains("\u{7}"), "a control character reached the terminal: \(second.stderr)")
         let listed = try await home.sesame(["ls", "--no-interaction"])
@@ -117,6 +120,110 @@ struct SecretServiceImportTests {
         let lockedReport = try JSONDecoder().decode(Report.self, from: Data(third.stdout.utf8))
         #expect(lockedReport.copied == 0 && lockedReport.skipped == 3, "\(third.stdout)")
         #expect(lockedReport.collections.flatMap(\.skipped).allSatisfy { $0.reason.contains("locked") }, "\(third.stdout)")
+    }
+
+    @Test("SPEC D11: an item the owner protected is kept, not replaced by gnome-keyring's equal one, under --no-interaction and without it")
+    func protectedItemIsKept() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+        let attributes = ["service", "mail-example", "user", "ana"]
+
+        // The owner's item, behind the device passcode, stored through Sesame's own Secret Service.
+        let target = try await PrivateSessionBus.start()
+        defer { target.stop() }
+        do {
+            let server = try await target.startDaemon(SesameBinary.url.path, ["secret-service", "--no-interaction", "--default-access", "device-passcode"],
+                                                      environment: home.environment, log: "sesame.log")
+            defer { server.stop() }
+            try await Self.waitForProvider(target, server)
+            let stored = try await Self.secretTool(target, ["store", "--label=Mail (protected)"] + attributes, input: "owner's value")
+            try #require(stored.status == 0, "\(stored.output)")
+        }
+
+        let source = try await PrivateSessionBus.start()
+        defer { source.stop() }
+        let keyring = try await Self.startGnomeKeyring(source)
+        defer { keyring.stop() }
+        let stored = try await Self.secretTool(source, ["store", "--label=Mail"] + attributes, input: "keyring value")
+        try #require(stored.status == 0, "\(stored.output)")
+
+        let environment = home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 }
+        for flags in [["--no-interaction"], []] {
+            let run = try await SesameBinary.run(["import", "--from-secret-service", "--json"] + flags, environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+            #expect(report.copied == 0 && report.replaced == 0 && report.kept == 1, "\(run.stdout)")
+            let kept = report.collections.flatMap(\.kept)
+            #expect(kept.first?.reason.contains("protected") == true && kept.first?.reason.contains("kept") == true, "\(run.stdout)")
+        }
+        // Still one item, still behind the passcode: served again, it stays locked and its value unread.
+        let listed = try await home.sesame(["ls", "--json", "--no-interaction"])
+        #expect(listed.stdout.components(separatedBy: "secret-service/").count == 2, "\(listed.stdout)")
+        #expect(listed.stdout.contains("devicePasscode"), "the item lost its protection: \(listed.stdout)")
+        let server = try await target.startDaemon(SesameBinary.url.path, ["secret-service", "--no-interaction"], environment: home.environment, log: "sesame2.log")
+        defer { server.stop() }
+        try await Self.waitForProvider(target, server)
+        let lookup = try await Self.secretTool(target, ["lookup"] + attributes)
+        #expect(lookup.status != 0 && !lookup.output.contains("keyring value"), "\(lookup.output)")
+    }
+
+    @Test("an import holds one secret at a time: six 10 MiB secrets grow its peak memory by less than three; one over 16 MiB is refused by name")
+    func importIsItemByItem() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        let source = try await PrivateSessionBus.start()
+        defer { source.stop() }
+        let keyring = try await Self.startGnomeKeyring(source)
+        defer { keyring.stop() }
+        /// The import's peak resident size in KiB, as the kernel counted it for the child.
+        func peak(_ home: VaultHome) async throws -> (kib: Int, stdout: String) {
+            let script = """
+                import json, os, resource, subprocess, sys
+                run = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+                print(json.dumps({'status': run.returncode, 'peak': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 'stdout': run.stdout, 'stderr': run.stderr}))
+                """
+            let environment = home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 }
+            let measured = try await source.run("/usr/bin/python3", ["-c", script, SesameBinary.url.path, "import", "--from-secret-service", "--no-interaction", "--json"],
+                                                environment: environment)
+            struct Outcome: Decodable { var status: Int32; var peak: Int; var stdout: String; var stderr: String }
+            let outcome = try JSONDecoder().decode(Outcome.self, from: Data(measured.output.utf8))
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            return (outcome.peak, outcome.stdout)
+        }
+        // The baseline: one small item.
+        let small = try await Self.secretTool(source, ["store", "--label=small", "n", "0"], input: "x")
+        try #require(small.status == 0, "\(small.output)")
+        let baseHome = try VaultHome()
+        defer { baseHome.remove() }
+        try await baseHome.createVault()
+        let base = try await peak(baseHome)
+        for index in 1...6 {
+            let stored = try await source.run("/bin/sh", ["-c", "head -c 10485760 /dev/zero | tr '\\0' 'a' | \(Self.secretTool) store --label=big\(index) n \(index)"])
+            try #require(stored.status == 0, "\(stored.output)")
+        }
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+        let big = try await peak(home)
+        let report = try JSONDecoder().decode(Report.self, from: Data(big.stdout.utf8))
+        #expect(report.copied == 7, "\(big.stdout)")
+        let growth = big.kib - base.kib
+        #expect(growth < 30 * 1024, "peak grew by \(growth) KiB over \(base.kib) KiB for 60 MiB of secrets in six items")
+
+        // Over the vault's limit: refused by name, the rest copied again.
+        let huge = try await source.run("/bin/sh", ["-c", "head -c 17825792 /dev/zero | tr '\\0' 'b' | \(Self.secretTool) store --label=Huge n 99"])
+        try #require(huge.status == 0, "\(huge.output)")
+        let again = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"],
+                                               environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 })
+        let second = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+        #expect(second.copied == 7 && second.replaced == 7, "\(again.stdout)")
+        let refused = second.collections.flatMap(\.skipped)
+        #expect(refused.count == 1 && refused.first?.label == "Huge" && refused.first?.reason.contains("16 MiB") == true, "\(again.stdout)")
     }
 
     @Test("FILE and --from-secret-service together are a usage error; no bus is reported as not available")

@@ -132,6 +132,25 @@ struct VaultGitCredentialsTests {
         } == .interactionNotAllowed)
     }
 
+    @Test("SPEC D11: storing over a protected credential without its access control is refused; it keeps its password and protection")
+    func storeNeverLowersAProtection() async throws {
+        let fixture = try await TestVault()
+        try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "owner"), service: "git",
+                                                   accessControl: .biometryAny)
+        #expect(await fixture.status {
+            try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "intruder"), service: "git")
+        } == .interactionNotAllowed)
+        #expect(try await fixture.vault.list(service: "git").map(\.accessControl) == [.biometryAny])
+        fixture.sensor.present(.match)
+        #expect(password(try await get(fixture, credential("example.com", username: "u"))) == "owner")
+        // Authorised for it, git's store replaces the password and the finger stays.
+        let context = fixture.context()
+        fixture.sensor.present(.match)
+        try await context.evaluateAccessControl(.biometryAny, operation: .useItem, localizedReason: "Unlock")
+        try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "new"), service: "git", context: context)
+        #expect(try await fixture.vault.list(service: "git").map(\.accessControl) == [.biometryAny])
+    }
+
     @Test("SPEC D9: a credential dated in the future (a wrong clock, an old import) never beats one stored later")
     func futureDate() async throws {
         let fixture = try await TestVault()

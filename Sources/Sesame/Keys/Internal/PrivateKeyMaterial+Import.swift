@@ -38,7 +38,11 @@ extension PrivateKeyMaterial {
             switch document?.discriminator ?? "OPENSSH PRIVATE KEY" {
             case "OPENSSH PRIVATE KEY":
                 let file = try SSHKeyEncoding.parsePrivateKeyFile(openSSH ?? document!.derBytes)
-                key = try PrivateKeyMaterial(algorithm: file.algorithm, stored: file.privateKey)
+                // From a file, not the vault: a scalar out of range (0, ≥ n) is a bad key, never "the vault's data was altered".
+                guard let parsed = try? PrivateKeyMaterial(algorithm: file.algorithm, stored: file.privateKey) else {
+                    throw VaultError(.invalidArgument, "The OpenSSH file's \(file.algorithm) private key is not a valid key (a scalar out of range, or malformed)")
+                }
+                key = parsed
                 guard key.publicKey.rawRepresentation == file.publicKey else {
                     throw VaultError(.invalidArgument, "The OpenSSH file's public key does not belong to its private key")
                 }

@@ -24,6 +24,7 @@ final class ServerState {
     var handler: (@Sendable (DBusRequest) async -> DBusReply)?
     var peerVanished: (@Sendable (String) -> Void)?
     var nameLost: (@Sendable (String) -> Void)?
+    var log: (@Sendable (String) -> Void)?
     private var pending: [UInt64: OpaquePointer] = [:]
     private var nextCall: UInt64 = 0
     private var peers: [String: Peer] = [:]
@@ -106,12 +107,14 @@ final class ServerState {
         guard sesame_sdbus_message_is_method_call(message) != 0 else { return 0 }
         let sender = sesame_sdbus_message_get_sender(message).map { String(cString: $0) } ?? ""
         guard let peer = peer(sender, message) else {
+            log?("refused \(sender.escapingControlCharacters()): its credentials could not be read from the bus")
             _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.AccessDenied", "the caller's credentials could not be read")
             return 1
         }
         // Fail closed: another uid on this bus (a shared or misconfigured
         // session bus) is refused before its arguments are even read.
         guard peer.uid == servedUID else {
+            log?("refused \(sender.escapingControlCharacters()) (uid \(peer.uid), pid \(peer.pid)): only uid \(servedUID) is served")
             _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.AccessDenied",
                                          "only uid \(servedUID) is served; the caller is uid \(peer.uid)")
             return 1
@@ -120,6 +123,7 @@ final class ServerState {
         do {
             arguments = try DBusMessageCodec.readAll(message)
         } catch {
+            log?("refused a call of \(sender.escapingControlCharacters()) (pid \(peer.pid)): \(error.reason.escapingControlCharacters())")
             _ = sesame_sdbus_reply_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.reason)
             return 1
         }
@@ -176,17 +180,30 @@ final class ServerState {
         reply.afterSending?()
     }
 
-    /// Sends a signal; returns 0 or a negative errno.
+    /// Sends a signal, unicast: to `destination` when it is a served peer,
+    /// else to every connection of the served uid that has called us. A
+    /// broadcast would reach every connection on the bus that asked for it,
+    /// another uid's too, on a bus that admits several (SPEC D10: only the
+    /// owner's peers hear its signals). Returns 0 or a negative errno.
     @discardableResult
-    func emit(path: String, interface: String, member: String, arguments: [DBusValue]) -> Int32 {
+    func emit(path: String, interface: String, member: String, arguments: [DBusValue], destination: String?) -> Int32 {
         guard let bus else { return -ENOTCONN }
-        var message: OpaquePointer?
-        let created = sesame_sdbus_new_signal(bus, &message, path, interface, member)
-        guard created >= 0, let message else { return created }
-        defer { sesame_sdbus_message_unref(message) }
-        let appended = DBusMessageCodec.append(arguments, to: message)
-        if appended < 0 { return appended }
-        return sesame_sdbus_send(bus, message)
+        let served = peers.filter { $0.value.uid == servedUID }.keys
+        let recipients = destination.map { name in served.contains(name) ? [name] : [] } ?? served.sorted()
+        var result: Int32 = 0
+        for recipient in recipients {
+            var message: OpaquePointer?
+            let created = sesame_sdbus_new_signal(bus, &message, path, interface, member)
+            guard created >= 0, let message else { return created }
+            defer { sesame_sdbus_message_unref(message) }
+            let addressed = sesame_sdbus_set_destination(message, recipient)
+            if addressed < 0 { return addressed }
+            let appended = DBusMessageCodec.append(arguments, to: message)
+            if appended < 0 { return appended }
+            let sent = sesame_sdbus_send(bus, message)
+            if sent < 0 { result = sent }
+        }
+        return result
     }
 
     /// A bus signal we matched on: NameOwnerChanged or NameLost.
