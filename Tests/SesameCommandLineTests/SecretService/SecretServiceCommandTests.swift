@@ -76,6 +76,11 @@ struct SecretServiceCommandTests {
         #expect(access.status == 2, "\(access.stderr)")
         let seconds = try await SesameBinary.run(["secret-service", "--unlock-seconds", "301"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
         #expect(seconds.status == 2, "\(seconds.stderr)")
+        // No Secret Service client can give an application password: refused at start, with the reason, not at every CreateItem.
+        for access in ["app-password", "biometry-any,app-password"] {
+            let password = try await SesameBinary.run(["secret-service", "--default-access", access], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
+            #expect(password.status == 2 && password.stderr.contains("no way to give one"), "\(access): \(password.stderr)")
+        }
     }
 
     /// Runs `sesame secret-service` for `home` on a private session bus while `body` runs.

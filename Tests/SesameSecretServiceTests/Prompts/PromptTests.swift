@@ -46,9 +46,10 @@ struct PromptTests {
             #expect(result.output.contains("locked prop (('b', True),)"), "\(result.output)")
             #expect(result.output.contains("getsecrets org.freedesktop.Secret.Error.IsLocked"), "\(result.output)")
             #expect(result.output.contains("getsecret org.freedesktop.Secret.Error.IsLocked"), "\(result.output)")
-            #expect(result.output.contains("unlock ['/org/freedesktop/secrets/collection/login'] True"), "\(result.output)")
+            // The collection holds the locked item: it opens with the prompt (issue 34: a prompt opens what it named, collections as their items).
+            #expect(result.output.contains("unlock [] True"), "\(result.output)")
             #expect(result.output.contains("prompt reply ()"), "\(result.output)")
-            #expect(result.output.contains("completed (False, ('ao', ['/org/freedesktop/secrets/collection/login', '\(item)']))"), "\(result.output)")
+            #expect(result.output.contains("completed (False, ('ao', ['\(item)', '/org/freedesktop/secrets/collection/login']))"), "\(result.output)")
             #expect(result.output.contains("after ({'\(item)': ("), "\(result.output)")
             #expect(result.output.contains("b'hidden'"), "\(result.output)")
             let reason = try #require(await store.reasons.first)

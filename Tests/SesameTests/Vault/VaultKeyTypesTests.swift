@@ -12,6 +12,38 @@ import Testing
 struct VaultKeyTypesTests {
     static let message = Array("the quick brown fox".utf8)
 
+    @Test("an OpenSSH P-256 key whose scalar is 0 or the group order is a bad key (invalidArgument), not \"the vault's data was altered\"")
+    func invalidScalarIsABadKey() async throws {
+        let fixture = try await TestVault()
+        let order: [UInt8] = [0x00] + Array(Data(base64Encoded: "/////wAAAAD//////////7zm+q2nF56E87nKwvxjJVE=")!)
+        let publicKey = [0x04] + [UInt8](repeating: 1, count: 64)
+        for scalar in [[UInt8](), order] {
+            var section = ByteWriter()
+            section.u32(7)
+            section.u32(7)
+            section.field("ecdsa-sha2-nistp256")
+            section.field("nistp256")
+            section.field(publicKey)
+            section.field(scalar)
+            section.field("comment")
+            var writer = ByteWriter()
+            writer.raw(Array("openssh-key-v1".utf8) + [0])
+            writer.field("none")
+            writer.field("none")
+            writer.field([UInt8]())
+            writer.u32(1)
+            writer.field([UInt8](repeating: 0, count: 104))
+            writer.field(section.bytes)
+            let text = "-----BEGIN OPENSSH PRIVATE KEY-----\n\(Data(writer.bytes).base64EncodedString())\n-----END OPENSSH PRIVATE KEY-----\n"
+            await #expect {
+                _ = try await fixture.vault.importKey(SecretBytes(Array(text.utf8)), service: "ssh", name: "bad\(scalar.count)")
+            } throws: { error in
+                guard let error = error as? VaultError else { return false }
+                return error.status == .invalidArgument && !error.message.contains("altered")
+            }
+        }
+    }
+
     @Test("SPEC D7: the stored algorithm names are frozen strings")
     func frozenNames() {
         #expect(KeyAlgorithm.allCases.map(\.rawValue) == ["ed25519", "p256", "x25519", "p256-agreement", "rsa-2048", "rsa-3072", "rsa-4096", "p384", "p521"])
