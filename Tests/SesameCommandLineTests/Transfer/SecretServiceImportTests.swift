@@ -232,6 +232,74 @@ struct SecretServiceImportTests {
         #expect(refused.count == 1 && refused.first?.label == "Huge" && refused.first?.reason.contains("16 MiB") == true, "\(again.stdout)")
     }
 
+    /// A provider that answers what an import asks, with dates that are not
+    /// the API's `t`: a double of ±inf or NaN, a negative int64 (jeepney).
+    static let hostileProvider = """
+        import math
+        from jeepney import new_method_return, new_error, MessageType, HeaderFields
+        from jeepney.io.blocking import open_dbus_connection
+        from jeepney.bus_messages import message_bus
+        conn = open_dbus_connection(bus='SESSION')
+        conn.send_and_get_reply(message_bus.RequestName('org.freedesktop.secrets'))
+        ROOT = '/org/freedesktop/secrets'
+        COLL = ROOT + '/collection/hostile'
+        dates = {'inf': ('d', math.inf), 'minusinf': ('d', -math.inf), 'nan': ('d', math.nan), 'negative': ('x', -5), 'fine': ('t', 1700000000)}
+        items = {COLL + '/' + name: value for name, value in dates.items()}
+        print('ready', flush=True)
+        while True:
+            msg = conn.receive()
+            if msg.header.message_type != MessageType.method_call:
+                continue
+            path, member = msg.header.fields.get(HeaderFields.path), msg.header.fields.get(HeaderFields.member)
+            args = msg.body
+            def reply(sig, body): conn.send(new_method_return(msg, sig, body))
+            if member == 'Get':
+                name = args[1]
+                if path == ROOT: reply('v', (('ao', [COLL]),))
+                elif name == 'Label': reply('v', (('s', 'Hostile'),))
+                elif name == 'Items': reply('v', (('ao', list(items)),))
+                elif name == 'Locked': reply('v', (('b', False),))
+                else: conn.send(new_error(msg, 'org.freedesktop.DBus.Error.InvalidArgs', 's', ('no',)))
+            elif member == 'GetAll':
+                name = path.rsplit('/', 1)[1]
+                reply('a{sv}', ({'Label': ('s', 'date ' + name), 'Attributes': ('a{ss}', {'date': name}),
+                                 'Created': items[path], 'Modified': ('t', 1700000000)},))
+            elif member == 'OpenSession': reply('vo', (('s', ''), ROOT + '/session/1'))
+            elif member == 'ReadAlias': reply('o', (COLL,))
+            elif member == 'GetSecret': reply('(oayays)', ((ROOT + '/session/1', b'', b'value', 'text/plain'),))
+            elif member == 'Close': reply('', ())
+            else: conn.send(new_error(msg, 'org.freedesktop.DBus.Error.UnknownMethod', 's', (member,)))
+        """
+
+    @Test("SPEC D9: a source's dates of inf, -inf, NaN or a negative number are reported and skipped, never stored as 1970")
+    func hostileDates() async throws {
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        try #require(FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/jeepney"), "needs python3-jeepney")
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+        let source = try await PrivateSessionBus.start()
+        defer { source.stop() }
+        let provider = try await source.startDaemon("/usr/bin/python3", ["-c", Self.hostileProvider], log: "provider.log")
+        defer { provider.stop() }
+        var ready = false
+        for _ in 0..<200 where !ready {
+            ready = ((try? String(contentsOfFile: source.directory + "/provider.log", encoding: .utf8)) ?? "").contains("ready")
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(ready && provider.isRunning, "the fake provider did not start")
+        let run = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"],
+                                             environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 })
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.copied == 1 && report.skipped == 4, "\(run.stdout)")
+        let skipped = report.collections.flatMap(\.skipped)
+        #expect(Set(skipped.map(\.label)) == ["date inf", "date minusinf", "date nan", "date negative"], "\(run.stdout)")
+        #expect(skipped.allSatisfy { $0.reason.contains("not seconds since 1970") }, "\(run.stdout)")
+        let listed = try await home.sesame(["ls", "--json", "--no-interaction"])
+        #expect(!listed.stdout.contains("1970-"), "a date became 1970: \(listed.stdout)")
+    }
+
     @Test("FILE and --from-secret-service together are a usage error; no bus is reported as not available")
     func usage() async throws {
         let both = try await SesameBinary.run(["import", "export.sesame", "--from-secret-service"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
