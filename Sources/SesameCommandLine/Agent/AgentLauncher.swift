@@ -11,7 +11,7 @@ enum AgentLauncher {
         process.arguments = arguments.filter { $0 != "--print-env" } + (arguments.contains("--socket") ? [] : ["--socket", socketPath])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        // Its refusals ("agent refused operation" tells ssh's user nothing) go to a file the README names (issue 34).
+        // ssh's user hears only "agent refused operation": the reason goes to a file the README names, not to /dev/null.
         let log = DaemonLog.path(of: "ssh-agent", environment: ProcessInfo.processInfo.environment)
         let opened = DaemonLog.openLog(log)
         guard let descriptor = opened.descriptor else {

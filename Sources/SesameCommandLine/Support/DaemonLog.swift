@@ -7,7 +7,7 @@ import Sesame
 
 /// Where a background daemon (`ssh-agent`, `secret-service`) writes its
 /// refusals when nobody reads its standard error: every refusal says why,
-/// somewhere the user can read it (issue 34). Under systemd standard error
+/// somewhere the user can read it. Under systemd standard error
 /// is the journal and stays; started by `--print-env`, from a desktop
 /// session's autostart or with `2>/dev/null`, it becomes
 /// `$XDG_STATE_HOME/sesame/<daemon>.log` (`~/.local/state/sesame/` by

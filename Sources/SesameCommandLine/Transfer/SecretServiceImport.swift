@@ -71,7 +71,7 @@ struct SecretServiceImport {
                 start the provider to import from (gnome-keyring, KeePassXC…), and run the import again
                 """)
         }
-        let copier = Copier(vault: vault, context: context, ours: ours)
+        let copier = Copier(vault: vault, context: context)
         let source: [SecretServiceSourceCollection]
         do {
             source = try await SecretServiceSource.read(address: address, interactive: !options.noInteraction) { collection, item in
@@ -85,12 +85,6 @@ struct SecretServiceImport {
             }
         } catch {
             throw CommandFailure(status: .notAvailable, message: "no Secret Service provider answered on the session bus: \(error.description.escapingControlCharacters())")
-        }
-        if await copier.isOurs {
-            throw CommandFailure(status: .usage, message: """
-                the Secret Service on the bus is Sesame serving this vault; stop `sesame secret-service`, \
-                start the provider to import from (gnome-keyring, KeePassXC…), and run the import again
-                """)
         }
         var document = Document(copied: 0, replaced: 0, kept: 0, skipped: 0, collections: [])
         for collection in source {
@@ -128,15 +122,12 @@ struct SecretServiceImport {
     private actor Copier {
         let vault: Vault
         let context: AuthenticationContext
-        let ours: Set<String>
-        private(set) var isOurs = false
         private var reports: [String: Document.Collection] = [:]
         private var targets: [String: Result<String, VaultError>] = [:]
 
-        init(vault: Vault, context: AuthenticationContext, ours: Set<String>) {
+        init(vault: Vault, context: AuthenticationContext) {
             self.vault = vault
             self.context = context
-            self.ours = ours
         }
 
         func report(for collection: SecretServiceSourceCollection) -> Document.Collection {
@@ -144,11 +135,6 @@ struct SecretServiceImport {
         }
 
         func copy(_ item: SecretServiceSourceItem, of collection: SecretServiceSourceCollection) async {
-            // Sesame serving this vault: nothing is written, the run is refused at the end.
-            if isOurs || ours.contains(collection.identifier) {
-                isOurs = true
-                return
-            }
             var report = report(for: collection)
             defer { reports[collection.path] = report }
             let target: String

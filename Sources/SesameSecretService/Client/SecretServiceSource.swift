@@ -1,7 +1,6 @@
 #if os(Linux)
 import Sesame
 import SesameLinux
-import Synchronization
 
 /// Reads every item of the Secret Service provider on a session bus
 /// (gnome-keyring, KWallet's bridge, KeePassXC), secrets included, for
@@ -35,10 +34,10 @@ package enum SecretServiceSource {
     ///   - interactive: Whether a locked item may be unlocked, through the
     ///     provider's own prompt; when `false`, locked items are skipped.
     ///   - each: Called on the bus's own thread, in the provider's order,
-    ///     with the item's collection (its `items` empty) and the item; it
-    ///     may block until the item is stored.
+    ///     with the item's collection and the item; it may block until the
+    ///     item is stored.
     /// - Returns: The collections, in the provider's order, each with the
-    ///   items skipped (`items` stays empty).
+    ///   items skipped.
     /// - Throws: ``DBusError`` when no provider answers or the service
     ///   itself fails (a failing item is skipped, not thrown).
     package static func read(
@@ -59,23 +58,6 @@ package enum SecretServiceSource {
         }
     }
 
-    /// Reads every collection and item at once, secrets included: for
-    /// small sources and tests; an import uses ``read(address:interactive:each:)``.
-    package static func read(address: String, interactive: Bool) async throws(DBusError) -> [SecretServiceSourceCollection] {
-        let gathered = Gathered()
-        var collections = try await read(address: address, interactive: interactive) { collection, item in
-            gathered.add(item, to: collection.path)
-        }
-        for index in collections.indices { collections[index].items = gathered.items(of: collections[index].path) }
-        return collections
-    }
-
-    private final class Gathered: Sendable {
-        private let items = Mutex<[String: [SecretServiceSourceItem]]>([:])
-        func add(_ item: SecretServiceSourceItem, to path: String) { items.withLock { $0[path, default: []].append(item) } }
-        func items(of path: String) -> [SecretServiceSourceItem] { items.withLock { $0[path] ?? [] } }
-    }
-
     private static func readAll(
         _ client: DBusClient, interactive: Bool, each: (SecretServiceSourceCollection, SecretServiceSourceItem) -> Void
     ) throws(DBusError) -> [SecretServiceSourceCollection] {
@@ -94,7 +76,7 @@ package enum SecretServiceSource {
             let label = (try? client.property(name, path: path, interface: collectionInterface, name: "Label"))?.stringValue ?? ""
             let items = try client.property(name, path: path, interface: collectionInterface, name: "Items").arrayValues?
                 .compactMap(\.objectPathValue) ?? []
-            var collection = SecretServiceSourceCollection(path: path, label: label, isDefault: path == defaultPath, items: [], skipped: [])
+            var collection = SecretServiceSourceCollection(path: path, label: label, isDefault: path == defaultPath, skipped: [])
             let unlocked = try unlock(items, client, interactive: interactive)
             for item in items {
                 switch readItem(item, client, session: session, unlocked: unlocked.contains(item), interactive: interactive) {

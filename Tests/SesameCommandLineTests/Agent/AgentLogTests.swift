@@ -4,7 +4,7 @@ import Glibc
 import SesameTesting
 import Testing
 
-/// Refusals nobody can read (issue 34): a daemon whose standard error goes
+/// Refusals nobody could read (SPEC D4: every failure says why): a daemon whose standard error goes
 /// nowhere writes each refusal, with its reason, to
 /// `$HOME/.local/state/sesame/<daemon>.log` (0600), never a secret.
 @Suite("A background daemon's refusals go to its log under the state folder", .serialized, .timeLimit(.minutes(2)))
@@ -16,7 +16,7 @@ struct AgentLogTests {
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
     }
 
-    @Test("ssh-agent --print-env: ssh sees only failure; the reason (ssh-rsa for an unmarked key) is in ssh-agent.log, 0600")
+    @Test("SPEC D4: ssh-agent --print-env: ssh sees only failure; the reason (ssh-rsa for an unmarked key) is in ssh-agent.log, 0600")
     func agentStartedByPrintEnv() async throws {
         let place = try VaultHome()
         defer { place.remove() }
@@ -51,7 +51,7 @@ struct AgentLogTests {
         #expect(Self.mode(path) == 0o600)
     }
 
-    @Test("secret-service with standard error on /dev/null: a locked item and a prompt that can ask nobody are told in secret-service.log")
+    @Test("SPEC D4, D10: secret-service with standard error on /dev/null: a locked item and a prompt that can ask nobody are told in secret-service.log")
     func secretServiceWithDiscardedStandardError() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
         try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")

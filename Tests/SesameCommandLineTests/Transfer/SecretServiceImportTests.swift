@@ -42,9 +42,7 @@ struct SecretServiceImportTests {
 
     @Test("copies gnome-keyring's items with labels and attributes, leaves the source whole, a second import adds nothing, and Sesame on the bus is refused")
     func copiesFromGnomeKeyring() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
-        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
-        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        try Self.requireProviders()
         let home = try VaultHome()
         defer { home.remove() }
         try await home.createVault()
@@ -124,9 +122,7 @@ struct SecretServiceImportTests {
 
     @Test("SPEC D11: an item the owner protected is kept, not replaced by gnome-keyring's equal one, under --no-interaction and without it")
     func protectedItemIsKept() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
-        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
-        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        try Self.requireProviders()
         let home = try VaultHome()
         defer { home.remove() }
         try await home.createVault()
@@ -173,9 +169,7 @@ struct SecretServiceImportTests {
 
     @Test("an import holds one secret at a time: six 10 MiB secrets peak less than three above one; one over 16 MiB is refused by name")
     func importIsItemByItem() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.secretTool), "needs libsecret-tools")
-        try #require(FileManager.default.isExecutableFile(atPath: Self.keyringDaemon), "needs gnome-keyring")
-        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        try Self.requireProviders()
         let source = try await PrivateSessionBus.start()
         defer { source.stop() }
         let keyring = try await Self.startGnomeKeyring(source)
@@ -307,6 +301,13 @@ struct SecretServiceImportTests {
         let noBus = try await SesameBinary.run(["import", "--from-secret-service"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
         #expect(noBus.status == 7, "\(noBus.stderr)")
         #expect(noBus.stderr.contains("DBUS_SESSION_BUS_ADDRESS is not set"), "\(noBus.stderr)")
+    }
+
+    /// secret-tool, gnome-keyring and a private bus, which every import suite here drives.
+    private static func requireProviders() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: secretTool), "needs libsecret-tools")
+        try #require(FileManager.default.isExecutableFile(atPath: keyringDaemon), "needs gnome-keyring")
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
     }
 
     /// gnome-keyring with a fresh login keyring, unlocked by a password on

@@ -46,7 +46,7 @@ struct PromptTests {
             #expect(result.output.contains("locked prop (('b', True),)"), "\(result.output)")
             #expect(result.output.contains("getsecrets org.freedesktop.Secret.Error.IsLocked"), "\(result.output)")
             #expect(result.output.contains("getsecret org.freedesktop.Secret.Error.IsLocked"), "\(result.output)")
-            // The collection holds the locked item: it opens with the prompt (issue 34: a prompt opens what it named, collections as their items).
+            // The collection holds the locked item: it opens with the prompt (SPEC D10: a prompt opens what it named, a collection as its items).
             #expect(result.output.contains("unlock [] True"), "\(result.output)")
             #expect(result.output.contains("prompt reply ()"), "\(result.output)")
             #expect(result.output.contains("completed (False, ('ao', ['\(item)', '/org/freedesktop/secrets/collection/login']))"), "\(result.output)")

@@ -4,7 +4,7 @@ import SesameSecretService
 import SesameTesting
 import Testing
 
-/// What one client, or another user on the bus, can take (issue 34, SPEC D10):
+/// What one client, or another user on the bus, can take (SPEC D10):
 /// signals reach the owner's peers only, every per-client resource is
 /// bounded and freed when the client leaves, session items meet the vault's
 /// checks, and a path named twice counts once.
@@ -36,6 +36,16 @@ struct ClientBoundsTests {
             """
     }
 
+    /// A store holding one item that needs authentication, labelled `label`.
+    static func storeWithLockedItem(_ label: String) async throws -> (InMemorySecretServiceStore, SecretServiceItemProperties) {
+        let store = InMemorySecretServiceStore()
+        await store.setNewItemsNeedAuthentication(true)
+        let secret = SecretServiceSecret(value: SecretBytes(utf8: "v"), contentType: "text/plain")
+        let item = try await store.createItem(in: "login", label: label, attributes: ["k": "v"], secret: secret, replacing: false,
+                                              for: SecretServiceCaller(busName: ":0.0", pid: 0, executable: nil))
+        return (store, item)
+    }
+
     @Test("D10: another uid on the bus hears no signal (no label, attribute or path); the owner's client hears ItemCreated")
     func signalsStayWithTheOwner() async throws {
         try await SecretServiceFixture.with { fixture in
@@ -59,11 +69,7 @@ struct ClientBoundsTests {
 
     @Test("D10: a client past 64 sessions loses its oldest; past 32 pending prompts it is refused; 5000 paths in one call are refused; all freed when it leaves")
     func perClientBounds() async throws {
-        let store = InMemorySecretServiceStore()
-        await store.setNewItemsNeedAuthentication(true)
-        let secret = SecretServiceSecret(value: SecretBytes(utf8: "v"), contentType: "text/plain")
-        let item = try await store.createItem(in: "login", label: "Locked", attributes: ["k": "v"], secret: secret, replacing: false,
-                                              for: SecretServiceCaller(busName: ":0.0", pid: 0, executable: nil))
+        let (store, item) = try await Self.storeWithLockedItem("Locked")
         try await SecretServiceFixture.with(store) { fixture in
             let script = PythonClient.prelude + """
                 import time
@@ -132,11 +138,7 @@ struct ClientBoundsTests {
 
     @Test("D10: an item named twice in Unlock is prompted for and reported once; Completed reaches only the prompt's client")
     func duplicatePaths() async throws {
-        let store = InMemorySecretServiceStore()
-        await store.setNewItemsNeedAuthentication(true)
-        let secret = SecretServiceSecret(value: SecretBytes(utf8: "v"), contentType: "text/plain")
-        let item = try await store.createItem(in: "login", label: "Twice", attributes: ["k": "v"], secret: secret, replacing: false,
-                                              for: SecretServiceCaller(busName: ":0.0", pid: 0, executable: nil))
+        let (store, item) = try await Self.storeWithLockedItem("Twice")
         let path = "/org/freedesktop/secrets/collection/login/\(item.id.item)"
         try await SecretServiceFixture.with(store) { fixture in
             async let bystander = fixture.python(Self.listener(seconds: 4, call: true))

@@ -6,7 +6,7 @@ import Testing
 
 /// The vault as the Secret Service's store, over a real vault file and the
 /// simulated sensor: what one client's `Unlock` opens, and what a client can
-/// change or replace (SPEC D10, D11; issue 34).
+/// change or replace (SPEC D10, D11).
 @Suite("VaultSecretServiceStore: a prompt opens exactly what it named, for its client (SPEC D10, D11)")
 struct VaultSecretServiceStoreTests {
     static let first = SecretServiceCaller(busName: ":1.10", pid: 0, executable: nil)

@@ -3,38 +3,14 @@ import Foundation
 import SesameTesting
 import Testing
 
-/// SPEC D11 (issue 34): nothing from outside lowers a protection. Replacing an
+/// SPEC D11: nothing from outside lowers a protection. Replacing an
 /// item (an import, a client's `CreateItem(replace)`) passes the existing
 /// item's access control first, never prompting, and keeps it; relabelling
 /// a protected item needs the same.
 @Suite("Secret Service view: a replacement or relabel never lowers a protection (SPEC D10, D11)")
 struct SecretServiceReplacementTests {
-    struct Setup {
-        let fixture: TestVault
-        let collection: String
-
-        init() async throws {
-            fixture = try await TestVault()
-            collection = try await fixture.vault.createCollection(label: "Login").id
-        }
-
-        @discardableResult
-        func create(_ value: String, _ accessControl: AccessControl = Vault.noAccessControl, replacing: Bool = false,
-                    context: AuthenticationContext? = nil) async throws -> SecretServiceItem {
-            try await SecretServiceItemsTests.create(fixture, in: collection, "Bank", ["bank": "main"], value: value, replacing: replacing,
-                                                     accessControl: accessControl, context: context)
-        }
-
-        func onlyItem() async throws -> SecretServiceItem {
-            let items = try await fixture.vault.items(inCollection: collection)
-            try #require(items.count == 1, "\(items)")
-            return items[0]
-        }
-
-        func value(of item: SecretServiceItem, _ context: AuthenticationContext) async throws -> String {
-            SecretServiceItemsTests.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
-        }
-    }
+    /// The locked-item suite's setup: a test vault with one collection.
+    typealias Setup = SecretServiceLockedTests.Setup
 
     @Test("D11: replacing a finger-protected item without its access control is interactionNotAllowed; it keeps its value and protection, and nothing is asked")
     func protectedItemIsKept() async throws {
@@ -105,7 +81,7 @@ struct SecretServiceReplacementTests {
         #expect(try await setup.onlyItem().label == "Bank (main)")
     }
 
-    @Test("a value over 16 MiB is refused by name before anything is written; 16 MiB itself is stored")
+    @Test("SPEC D4: a value over 16 MiB is refused by name before anything is written; 16 MiB itself is stored")
     func valueSizeLimit() async throws {
         let setup = try await Setup()
         let over = SecretBytes([UInt8](repeating: 0x61, count: Vault.maximumValueSize + 1))
@@ -119,5 +95,26 @@ struct SecretServiceReplacementTests {
         #expect(try await setup.fixture.vault.items(inCollection: setup.collection).isEmpty)
         let most = SecretBytes([UInt8](repeating: 0x61, count: Vault.maximumValueSize))
         _ = try await setup.fixture.vault.createItem(in: setup.collection, label: "Largest", attributes: [:], value: most)
+    }
+}
+
+/// The replacement suite's steps on the shared setup: one item "Bank" whose
+/// attributes every replacement names.
+extension SecretServiceLockedTests.Setup {
+    @discardableResult
+    func create(_ value: String, _ accessControl: AccessControl = Vault.noAccessControl, replacing: Bool = false,
+                context: AuthenticationContext? = nil) async throws -> SecretServiceItem {
+        try await SecretServiceItemsTests.create(fixture, in: collection, "Bank", ["bank": "main"], value: value, replacing: replacing,
+                                                 accessControl: accessControl, context: context)
+    }
+
+    func onlyItem() async throws -> SecretServiceItem {
+        let items = try await fixture.vault.items(inCollection: collection)
+        try #require(items.count == 1, "\(items)")
+        return items[0]
+    }
+
+    func value(of item: SecretServiceItem, _ context: AuthenticationContext) async throws -> String {
+        SecretServiceItemsTests.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
     }
 }

@@ -12,7 +12,7 @@ import Testing
 struct VaultKeyTypesTests {
     static let message = Array("the quick brown fox".utf8)
 
-    @Test("an OpenSSH P-256 key whose scalar is 0 or the group order is a bad key (invalidArgument), not \"the vault's data was altered\"")
+    @Test("SPEC D4, D7: an OpenSSH P-256 key whose scalar is 0 or the group order is a bad key (invalidArgument), not \"the vault's data was altered\"")
     func invalidScalarIsABadKey() async throws {
         let fixture = try await TestVault()
         let order: [UInt8] = [0x00] + Array(Data(base64Encoded: "/////wAAAAD//////////7zm+q2nF56E87nKwvxjJVE=")!)
