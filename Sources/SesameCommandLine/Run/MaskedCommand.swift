@@ -20,7 +20,7 @@ import SystemPackage
 /// them through an ``OutputMasker``, and then ends the way the command
 /// ended (its exit code, or the same signal).
 enum MaskedCommand {
-    /// Runs `command` (the environment as `CommandExec.export` left it),
+    /// Runs `command` (the environment as `CommandEnvironment.export` left it),
     /// waits for it, and exits as it did.
     static func run(_ command: [String], secrets: [SecretBytes]) async -> Never {
         let status = await supervise(command, secrets: secrets)
@@ -100,7 +100,7 @@ enum MaskedCommand {
         } catch {
             let reason = (error as? SubprocessError)?.underlyingError.map { String(cString: strerror($0.rawValue)) } ?? "\(error)"
             StandardError.write("sesame: \(command[0]): \(reason)\n")
-            return Status(code: CommandExec.cannotExecute)
+            return Status(code: ProcessStart.cannotExecute)
         }
     }
 
@@ -115,17 +115,15 @@ enum MaskedCommand {
                 .split(separator: ":", omittingEmptySubsequences: false).map { ($0.isEmpty ? "." : $0) + "/" + name }
         let there = candidates.contains { access($0, F_OK) == 0 }
         StandardError.write("sesame: \(name): \(there ? String(cString: strerror(EACCES)) : "command not found")\n")
-        return Status(code: there ? CommandExec.cannotExecute : CommandExec.notFound)
+        return Status(code: there ? ProcessStart.cannotExecute : ProcessStart.notFound)
     }
 
     /// Copies on a thread of its own: reading and writing block, and must
     /// not hold a thread of the concurrency pool.
     private static func copying(from source: Int32, to destination: Int32, masker: OutputMasker, exited: ExitFlag) async {
-        await withCheckedContinuation { continuation in
-            Thread {
-                copy(from: source, to: destination, masker: masker, exited: exited)
-                continuation.resume()
-            }.start()
+        if await DedicatedThread.run(name: "sesame-mask", { copy(from: source, to: destination, masker: masker, exited: exited) }) == nil {
+            // No thread: the stream is closed rather than copied unmasked on the pool.
+            close(source)
         }
     }
 

@@ -8,8 +8,9 @@ import Musl
 import Darwin
 #endif
 
-/// A named, detached thread for one blocking call (a PAM transaction, a TPM
-/// command, an RSA key generation): Swift's cooperative pool has one thread
+/// A named, detached thread for one blocking call or loop (a PAM
+/// transaction, a TPM command, an RSA key generation, a bus connection, a
+/// pipe copied, a child waited for): Swift's cooperative pool has one thread
 /// per core, and a blocked pool thread could starve the very task the call
 /// waits on. The one mechanism for this in every module, so that each such
 /// thread is named and made the same way.
@@ -77,6 +78,21 @@ package enum DedicatedThread {
             if !started { continuation.resume(returning: .failure(noThread())) }
         }
         return try result.get()
+    }
+
+    /// Runs `body` on a new thread called `name` and waits for it without
+    /// holding a thread of the cooperative pool, for work that cannot fail
+    /// (copying a pipe, waiting for a child).
+    ///
+    /// - Parameters:
+    ///   - name: As ``detach(name:_:)``.
+    ///   - body: The blocking work.
+    /// - Returns: What `body` returns, or `nil` when no thread could be created (`body` never ran).
+    package static func run<Value: Sendable>(name: String, _ body: @escaping @Sendable () -> Value) async -> Value? {
+        await withCheckedContinuation { continuation in
+            let started = detach(name: name) { continuation.resume(returning: body()) }
+            if !started { continuation.resume(returning: nil) }
+        }
     }
 
     /// Names the calling thread (at most 15 bytes), for a thread made

@@ -19,7 +19,7 @@ import SystemPackage
 /// reading our output to its end must not wait for a tool that lingers, as
 /// xclip does) and the signals of a shell (swift-subprocess closes every
 /// other descriptor and resets every signal). The clearing helper, which
-/// must outlive us, is started by ``DetachedProcess``.
+/// must outlive us, is started by ``ProcessStart``.
 enum Spawn {
     /// Runs `path` to its end with `input` on its standard input and its
     /// output discarded, or captured when `capture` is set.
@@ -91,22 +91,25 @@ enum Spawn {
     /// Reads to the end of `descriptor`, or `limit` + 1 bytes, then closes
     /// it; on a thread of its own (reading blocks).
     private static func readAll(_ descriptor: Int32, limit: Int) async -> [UInt8] {
-        await withCheckedContinuation { continuation in
-            Thread {
-                // Reserved once: growing would leave copies of the clipboard behind.
-                var bytes = [UInt8](repeating: 0, count: limit + 1)
-                var count = 0
-                while count <= limit {
-                    let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
-                    if got < 0, errno == EINTR { continue }
-                    guard got > 0 else { break }
-                    count += got
-                }
-                close(descriptor)
-                let result = Array(bytes[0..<count])
-                wipe(&bytes)
-                continuation.resume(returning: result)
-            }.start()
+        let received = await DedicatedThread.run(name: "sesame-clipread") { () -> [UInt8] in
+            // Reserved once: growing would leave copies of the clipboard behind.
+            var bytes = [UInt8](repeating: 0, count: limit + 1)
+            var count = 0
+            while count <= limit {
+                let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                count += got
+            }
+            close(descriptor)
+            let result = Array(bytes[0..<count])
+            wipe(&bytes)
+            return result
         }
+        guard let received else {
+            close(descriptor)
+            return []
+        }
+        return received
     }
 }

@@ -53,7 +53,8 @@ final class ServerThread: @unchecked Sendable {
     /// loop runs only when it returns `true`.
     func start(_ state: ServerState, setup: @escaping (ServerState) -> Bool) -> Bool {
         guard wakeFD >= 0 else { return false }
-        final class Box {
+        // Handed to the new thread, which alone uses it from then on.
+        final class Box: @unchecked Sendable {
             let thread: ServerThread
             let state: ServerState
             let setup: (ServerState) -> Bool
@@ -63,25 +64,14 @@ final class ServerThread: @unchecked Sendable {
                 self.setup = setup
             }
         }
-        let context = Unmanaged.passRetained(Box(self, state, setup)).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let box = Unmanaged<Box>.fromOpaque(argument).takeRetainedValue()
-            DedicatedThread.nameCurrentThread("sesame-dbus")
+        let box = Box(self, state, setup)
+        return DedicatedThread.detach(name: "sesame-dbus") {
             if box.setup(box.state) {
                 box.thread.loop(box.state)
             } else {
                 box.thread.finish(box.state)
             }
-            return nil
-        }, context)
-        if created != 0 {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return false
         }
-        pthread_detach(thread)
-        return true
     }
 
     /// Queues `job` for the bus thread; `false` when the thread has stopped.

@@ -1,3 +1,4 @@
+import Sesame
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -36,18 +37,7 @@ final class BusThread: @unchecked Sendable {
         pthread_cond_init(condition, nil)
 
         // The thread keeps the object alive until its loop ends.
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let owner = Unmanaged<BusThread>.fromOpaque(argument).takeRetainedValue()
-            owner.loop()
-            return nil
-        }, context)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<BusThread>.fromOpaque(context).release()
+        if !DedicatedThread.detach(name: "sesame-fprintd", { [self] in loop() }) {
             stopping = true
         }
     }

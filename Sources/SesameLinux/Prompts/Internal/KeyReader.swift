@@ -80,7 +80,8 @@ enum KeyReader {
     }
 }
 
-/// A detached pthread running one closure.
+/// The reader's closure, handed to its thread, which alone runs it: it holds
+/// the terminal and the caller's handler, neither of them Sendable.
 private final class ReaderWork: @unchecked Sendable {
     private let body: () -> Void
 
@@ -89,19 +90,7 @@ private final class ReaderWork: @unchecked Sendable {
     }
 
     func start() -> Bool {
-        var thread = pthread_t()
-        let unmanaged = Unmanaged.passRetained(self)
-        let status = pthread_create(&thread, nil, { context in
-            let work = Unmanaged<ReaderWork>.fromOpaque(context!).takeRetainedValue()
-            work.body()
-            return nil
-        }, unmanaged.toOpaque())
-        guard status == 0 else {
-            unmanaged.release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        DedicatedThread.detach(name: "sesame-keys") { self.body() }
     }
 }
 #endif

@@ -83,13 +83,10 @@ final class ChildProcess: Sendable {
     /// Returns once `pid` has ended, having marked it so, and leaves it to
     /// be reaped: waitid(WNOWAIT) on a thread of its own, since it blocks.
     private static func waitUntilEnded(_ pid: pid_t, ended: Locked<Bool>) async {
-        await withCheckedContinuation { continuation in
-            Thread {
-                var info = siginfo_t()
-                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-                ended.withLock { $0 = true }
-                continuation.resume()
-            }.start()
+        _ = await DedicatedThread.run(name: "sesame-waitpid") {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+            ended.withLock { $0 = true }
         }
     }
 
