@@ -124,7 +124,7 @@ extension Clipboard {
         try await copy(value)
         do {
             let sesame = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-            try await DetachedProcess.start(sesame, ["clipboard-clear", "--after", "\(seconds)", "--tool", tool.rawValue, "--path", path],
+            try await ProcessStart.detached(sesame, ["clipboard-clear", "--after", "\(seconds)", "--tool", tool.rawValue, "--path", path],
                                             input: value)
         } catch {
             // Never leave a secret on the clipboard with nothing to clear it.

@@ -84,14 +84,14 @@ struct RunCommand: AsyncParsableCommand {
             }
             for entry in entries {
                 switch entry.value {
-                case .literal(let text): try CommandExec.export(entry.variable, SecretBytes(utf8: text), item: entry.variable)
-                case .reference(let reference): try CommandExec.export(entry.variable, secrets[references.firstIndex(of: reference)!], item: reference.name)
+                case .literal(let text): try CommandEnvironment.export(entry.variable, SecretBytes(utf8: text), item: entry.variable)
+                case .reference(let reference): try CommandEnvironment.export(entry.variable, secrets[references.firstIndex(of: reference)!], item: reference.name)
                 }
             }
         }
         // The secret descriptors are read; the command has no business with them.
         for descriptor in [options.passcodeFD, options.passwordFD].compactMap({ $0 }) { close(descriptor) }
-        if noMasking || secrets.isEmpty { CommandExec.exec(command) }
+        if noMasking || secrets.isEmpty { ProcessStart.replacingSesame(with: command) }
         await MaskedCommand.run(command, secrets: secrets)
     }
 
