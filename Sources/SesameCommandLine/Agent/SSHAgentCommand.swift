@@ -7,7 +7,7 @@ import SesameLinux
 import SesameSSH
 
 /// `sesame ssh-agent`: OpenSSH's agent protocol over the vault's keys, so
-/// every `ssh` and `git push` signature needs the owner (issue 15).
+/// every `ssh` and `git push` signature needs the owner (SPEC D7).
 struct SSHAgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ssh-agent",
@@ -73,14 +73,8 @@ struct SSHAgentCommand: AsyncParsableCommand {
             #if os(Linux)
             DaemonLog.keepRefusals(of: "ssh-agent", environment: environment)
             var machine = try options.machine()
-            if machine.authenticators.presenter == nil, !options.noInteraction {
-                // No terminal (started in the background): passwords through
-                // pinentry or $SSH_ASKPASS; a fingerprint needs no window.
-                machine.authenticators.presenter = PinentryPresenter.preferred(environment: environment)
-            }
-            if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
-                // A desktop notification for every prompt, terminal or not.
-                machine.authenticators.presenter = notifying
+            if !options.noInteraction {
+                machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
             }
             let vault = try await options.open(machine)
             let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)

@@ -7,7 +7,7 @@ import SesameSecretService
 
 /// `sesame secret-service`: the freedesktop Secret Service on the session
 /// bus, so libsecret, secret-tool and python-keyring keep their secrets in
-/// the vault (issue 25). Runs in the foreground until the bus goes away or
+/// the vault (SPEC D10). Runs in the foreground until the bus goes away or
 /// another provider replaces it.
 struct SecretServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,13 +75,8 @@ struct SecretServiceCommand: AsyncParsableCommand {
     /// terminal when there is none (askpass, and a desktop notification).
     private func makeStore(environment: [String: String]) async throws -> any SecretServiceStore {
         var machine = try options.machine()
-        if machine.authenticators.presenter == nil, !options.noInteraction {
-            // No terminal (started in the background): passwords through
-            // pinentry or $SSH_ASKPASS; a fingerprint needs no window.
-            machine.authenticators.presenter = PinentryPresenter.preferred(environment: environment)
-        }
-        if !options.noInteraction, let notifying = NotifyingPresenter(wrapping: machine.authenticators.presenter, environment: environment) {
-            machine.authenticators.presenter = notifying
+        if !options.noInteraction {
+            machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
         }
         let vault = try await options.open(machine)
         let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)

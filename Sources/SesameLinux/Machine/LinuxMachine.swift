@@ -109,6 +109,25 @@ public struct LinuxMachine: Sendable {
         isatty(STDIN_FILENO) == 1 ? TerminalPresenter() : nil
     }
 
+    /// The prompts of a program that runs in the background and serves
+    /// others (an SSH agent, a Secret Service, an app's daemon), which must
+    /// still reach the owner: `terminal` when there is one, else pinentry or
+    /// `$SSH_ASKPASS` (``PinentryPresenter/preferred(environment:)``), each
+    /// announced by a desktop notification on the session bus
+    /// (``NotifyingPresenter``) so a finger is not awaited unseen.
+    ///
+    /// - Parameters:
+    ///   - terminal: The terminal presenter, when the program has one.
+    ///   - environment: Where `PINENTRY`, `SSH_ASKPASS`, `DISPLAY`,
+    ///     `WAYLAND_DISPLAY`, `GPG_TTY` and `DBUS_SESSION_BUS_ADDRESS` are read.
+    /// - Returns: The presenter, or `nil` when nothing can ask the owner.
+    public static func servicePresenter(
+        terminal: (any PromptPresenter)?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> (any PromptPresenter)? {
+        let asking = terminal ?? PinentryPresenter.preferred(environment: environment)
+        return NotifyingPresenter(wrapping: asking, environment: environment) ?? asking
+    }
+
     /// A new context on ``authenticators``: interaction is not allowed when
     /// there is no presenter, so what would need a prompt fails at once with
     /// `notInteractive` (or `interactionNotAllowed` from a vault) instead of

@@ -4,8 +4,8 @@ import Sesame
 
 /// Asks for secrets the way OpenSSH does when it has no terminal: runs
 /// `$SSH_ASKPASS` with the prompt as its argument and reads the answer from
-/// its standard output (issue 15: the ssh-agent started in the background,
-/// a key whose access control falls back to the login password).
+/// its standard output (for the ssh-agent started in the background, when
+/// a key's access control falls back to the login password).
 ///
 /// It shows nothing else and offers no buttons: a fingerprint prompt needs
 /// no window, the reader is touched or not. The program's exit status is
@@ -33,12 +33,10 @@ public final class AskpassPresenter: PromptPresenter {
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
         let program = self.program
-        return await withCheckedContinuation { continuation in
-            // The program may wait for a person for minutes: its own thread.
-            // SPEC D9: the prompt may quote a client's key comment or a name.
-            let prompt = request.prompt.escapingControlCharacters()
-            Thread { continuation.resume(returning: Self.ask(program, prompt: prompt)) }.start()
-        }
+        // SPEC D9: the prompt may quote a client's key comment or a name.
+        let prompt = request.prompt.escapingControlCharacters()
+        // The program may wait for a person for minutes: its own thread.
+        return await DedicatedThread.run(name: "sesame-askpass") { Self.ask(program, prompt: prompt) } ?? .cancelled
     }
 
     public func end(_ outcome: AuthenticationError?) async {}

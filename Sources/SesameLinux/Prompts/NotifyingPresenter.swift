@@ -6,7 +6,7 @@ import Sesame
 /// Wraps a presenter and also shows each prompt as a desktop notification
 /// (`org.freedesktop.Notifications` on the session bus), for the ssh-agent:
 /// the owner sees what is being signed and that the reader waits, terminal
-/// or not (issue 15). A session bus that is missing or refuses changes
+/// or not. A session bus that is missing or refuses changes
 /// nothing: the prompt goes on without the notification.
 public final class NotifyingPresenter: PromptPresenter {
     private let base: (any PromptPresenter)?
@@ -26,7 +26,7 @@ public final class NotifyingPresenter: PromptPresenter {
         let body = prompt.method == .biometrics ? "Touch the fingerprint reader." : "Enter your password when asked."
         let (address, summary) = (self.address, "\(prompt.appName): \(prompt.reason)".escapingControlCharacters())
         // sd-bus blocks; one short-lived connection on a thread of its own.
-        Thread { Self.notify(address: address, summary: summary, body: body) }.start()
+        _ = DedicatedThread.detach(name: "sesame-notify") { Self.notify(address: address, summary: summary, body: body) }
         await base?.begin(prompt)
     }
 

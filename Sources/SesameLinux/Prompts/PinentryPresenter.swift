@@ -10,7 +10,7 @@ import SystemPackage
 #endif
 
 /// Asks for secrets through pinentry, as gpg-agent and rbw do when there is
-/// no terminal of ours (issue 25): the program `$PINENTRY` or `pinentry`
+/// no terminal of ours: the program `$PINENTRY` or `pinentry`
 /// picks the surface (a GNOME or Qt window, or curses on `$GPG_TTY`), and
 /// Sesame speaks the Assuan protocol to it over its standard input and
 /// output. The PIN comes back through a socket into wiped buffers, never
