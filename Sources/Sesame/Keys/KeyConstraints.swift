@@ -24,18 +24,18 @@ public struct KeyConstraints: Sendable, Hashable {
     public var confirmEachUse: Bool
     /// Whether an SSH agent must refuse the key to a forwarded connection
     /// (`ssh -A`: a remote host asking through the forwarded agent), and
-    /// leave it out of such a connection's listing (issue 26). Enforced by
+    /// leave it out of such a connection's listing. Enforced by
     /// `SesameSSH`'s agent, the only place a forwarding can be seen; a use
     /// through the vault itself is never forwarded.
     public var refusesForwarding: Bool
-    /// Where an SSH agent may use the key (`ssh-add -h`, issue 26); empty
+    /// Where an SSH agent may use the key (`ssh-add -h`); empty
     /// for anywhere. Enforced by `SesameSSH`'s agent against the hosts its
     /// connections are bound to, as OpenSSH's agent does: such a key signs
     /// only SSH logins on a bound connection whose every hop an entry allows.
     public var destinations: [KeyDestination]
     /// Whether the key, an RSA key, may make PKCS#1 v1.5 SHA-1 signatures
     /// (SSH's `ssh-rsa`, ``RSASignatureScheme/pkcs1SHA1``) when asked for
-    /// them (issue 26). Off by default: SHA-1 has practical chosen-prefix
+    /// them. Off by default: SHA-1 has practical chosen-prefix
     /// collisions, so whoever chooses what such a key signs may get a
     /// signature that also stands for other data; only a key kept for a
     /// server that knows nothing newer is marked.

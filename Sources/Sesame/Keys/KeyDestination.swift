@@ -1,5 +1,5 @@
 /// One entry of a key's destination list (`ssh-add -h`, OpenSSH's
-/// `restrict-destination-v00@openssh.com`; issue 26, SPEC D8): the key may
+/// `restrict-destination-v00@openssh.com`; SPEC D8): the key may
 /// be used on a connection from ``from`` to ``to``. A key with a destination
 /// list may be used only along hops each of which some entry allows.
 ///

@@ -3,7 +3,7 @@
 /// names for PSS; they are frozen.
 ///
 /// SHA-1 (``pkcs1SHA1``, SSH's `ssh-rsa`) is refused for every key but one
-/// marked for it (``KeyConstraints/allowsSHA1Signatures``, issue 26), as
+/// marked for it (``KeyConstraints/allowsSHA1Signatures``), as
 /// OpenSSH itself refuses it by default since 8.8: fail closed.
 public enum RSASignatureScheme: String, Sendable, Hashable, Codable, CaseIterable {
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2; RFC 8332 `rsa-sha2-256`).

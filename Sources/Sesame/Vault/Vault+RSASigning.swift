@@ -4,7 +4,7 @@ extension Vault {
     /// `rsa-sha2-256` and `rsa-sha2-512`, RFC 8332) or PSS. SHA-1
     /// (``RSASignatureScheme/pkcs1SHA1``, `ssh-rsa`) only for a key marked
     /// ``KeyConstraints/allowsSHA1Signatures`` when it was created or
-    /// imported (issue 26); for any other key it is refused before anyone is
+    /// imported; for any other key it is refused before anyone is
     /// asked. The key's constraints and access control are enforced exactly
     /// as ``sign(_:withKey:service:encoding:operationPrompt:context:)`` does.
     ///

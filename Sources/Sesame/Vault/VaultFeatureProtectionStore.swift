@@ -1,6 +1,6 @@
 /// Keeps each app's feature-protection record in the vault's authenticated
 /// settings, so flipping it needs the vault's master key as well as the
-/// device key (issue 6: "the feature-protection flags move into the vault").
+/// device key: an intruder must not switch protection off (SPEC B4).
 public struct VaultFeatureProtectionStore: FeatureProtectionStore {
     private let vault: Vault
 

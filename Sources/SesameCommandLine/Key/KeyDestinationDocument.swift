@@ -1,7 +1,7 @@
 import Sesame
 import SesameSSH
 
-/// A key's destination (`ssh-add -h`, issue 26) in `key ls --json`; names
+/// A key's destination (`ssh-add -h`, SPEC D8) in `key ls --json`; names
 /// came from a client, so their control characters are escaped.
 struct KeyDestinationDocument: Encodable {
     struct Hop: Encodable {

@@ -22,11 +22,11 @@ struct KeyDocument: Encodable {
     var expires: Date?
     /// Whether every use asks the owner (`ssh-add -c`, SPEC D8).
     var confirm: Bool
-    /// Whether forwarded SSH agents may not use it (`--no-forwarding`, issue 26).
+    /// Whether forwarded SSH agents may not use it (`--no-forwarding`, SPEC D8).
     var noForwarding: Bool
-    /// Whether the RSA key also signs SHA-1 (`ssh-rsa`) when asked (`--allow-sha1`, issue 26).
+    /// Whether the RSA key also signs SHA-1 (`ssh-rsa`) when asked (`--allow-sha1`, SPEC D8).
     var allowSHA1: Bool
-    /// Where an SSH agent may use it (`ssh-add -h`, issue 26); absent for anywhere.
+    /// Where an SSH agent may use it (`ssh-add -h`, SPEC D8); absent for anywhere.
     var destinations: [KeyDestinationDocument]?
 
     init(_ key: VaultKey) throws {

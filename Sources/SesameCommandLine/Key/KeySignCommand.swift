@@ -52,7 +52,7 @@ struct KeySignCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: json) {
             let signature = try await key.use(options) { vault, found, context in
-                // As OpenSSH's agent: a destination-restricted key signs SSH logins on a bound connection, nothing else (issue 26, SPEC D8).
+                // As OpenSSH's agent: a destination-restricted key signs SSH logins on a bound connection, nothing else (SPEC D8).
                 guard found.constraints.destinations.isEmpty else {
                     throw VaultError(.notAvailable, "\(found.name) is restricted to SSH destinations (ssh-add -h): only the SSH agent uses it, to log in to those hosts")
                 }

@@ -10,7 +10,7 @@ struct PasscodeResetCommand: AsyncParsableCommand {
         discussion: """
             The recovery key printed by `sesame init` opens the vault; it is typed, masked, on the terminal, or read \
             from --recovery-key-fd N (case, spaces and dashes do not matter). The new passcode is typed twice, or read \
-            from --new-passcode-fd N; when a TPM answers it checks the new passcode (issue 18). The attempt record \
+            from --new-passcode-fd N; when a TPM answers it checks the new passcode. The attempt record \
             starts clean. The device key is not changed: after a TPM clear, the vault then opens with the new passcode.
             """
     )

@@ -4,7 +4,7 @@ import SesameLinux
 #endif
 
 extension StatusReport {
-    /// The TPM (issue 18): whether one answers and its dictionary-attack state.
+    /// The TPM: whether one answers and its dictionary-attack state.
     struct TPMSection: Encodable {
         /// The tpm2-tss TCTI (`SESAME_TPM_TCTI`).
         var tcti: String

@@ -5,9 +5,9 @@ import Foundation
 #endif
 import Sesame
 
-/// The ssh-agent protocol's answers over a vault's protected keys (issue 15,
-/// SPEC D7): SSH keys whose private part never leaves the vault and whose
-/// every signature runs the key's access control — a finger, or the login
+/// The ssh-agent protocol's answers over a vault's protected keys (SPEC D7):
+/// SSH keys whose private part never leaves the vault and whose every
+/// signature runs the key's access control — a finger, or the login
 /// password where the access control allows it.
 ///
 /// Transport-free: a server (``SSHAgentRequest/parse(_:)`` in, ``SSHAgentResponse/frame`` out)
@@ -17,7 +17,7 @@ import Sesame
 ///   ECDSA P-256/384/521, RSA 2048/3072/4096),
 ///   its label (or name) as the comment. Listing never prompts. RSA signs
 ///   `rsa-sha2-256` or `rsa-sha2-512`; `ssh-rsa` (SHA-1) only with a key
-///   marked `KeyConstraints.allowsSHA1Signatures` (issue 26).
+///   marked `KeyConstraints.allowsSHA1Signatures` (SPEC D8).
 /// - Signing: one prompt at a time, in arrival order; a connection closed
 ///   while waiting or prompting cancels its own prompt.
 /// - `ssh-add FILE` imports the key into the vault with
@@ -26,7 +26,7 @@ import Sesame
 ///   in this agent, after its restart and in `sesame key sign` alike: at the
 ///   end of its lifetime (`-t`) the key is deleted from the vault, and
 ///   confirm (`-c`) asks the owner (device owner) before each use even when
-///   the key's access control would not; destinations (`-h`, issue 26) are
+///   the key's access control would not; destinations (`-h`) are
 ///   checked against the connection's `session-bind@openssh.com` hops as
 ///   OpenSSH's agent checks them, and a key they do not allow is neither
 ///   listed nor used. Adding a key the vault already has
@@ -123,7 +123,7 @@ public final class SSHAgent: Sendable {
             let bindings = connection.bindings
             return .identities(try await servedKeys().filter { served in
                 guard !(forwarded && served.key.constraints.refusesForwarding) else { return false }
-                // A key the connection's hops may not use is hidden, as OpenSSH's agent hides it (issue 26).
+                // A key the connection's hops may not use is hidden, as OpenSSH's agent hides it.
                 return DestinationPermission.refusal(served.key.constraints.destinations, hops: bindings.hops,
                                                      bindAttempted: bindings.attempted, user: nil) == nil
             }
@@ -222,7 +222,7 @@ public final class SSHAgent: Sendable {
     /// = 2 first, then `SSH_AGENT_RSA_SHA2_512` = 4, as OpenSSH's agent
     /// reads them); `nil` for other keys, whose flags mean nothing. No flag
     /// means `ssh-rsa`, SHA-1: signed only by a key marked for it
-    /// (`KeyConstraints.allowsSHA1Signatures`, issue 26), refused for any
+    /// (`KeyConstraints.allowsSHA1Signatures`), refused for any
     /// other before anyone is asked. The vault checks the mark again.
     static func rsaScheme(for key: VaultKey, flags: UInt32) throws(Refusal) -> RSASignatureScheme? {
         guard key.algorithm.rsaBits != nil else { return nil }

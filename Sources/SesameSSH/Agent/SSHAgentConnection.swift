@@ -34,7 +34,7 @@ public final class SSHAgentConnection: Sendable {
     public var hopChain: [PublicKey] { state.withLock { $0.hops.map(\.hostKey) } }
 
     /// The bindings, first hop first, and whether a binding was attempted
-    /// (for destination constraints, issue 26).
+    /// (for destination constraints, SPEC D8).
     var bindings: (hops: [SSHSessionBinding], attempted: Bool) { state.withLock { ($0.hops, $0.bindAttempted) } }
 
     /// OpenSSH's agent keeps at most 16 bindings per connection; so does this one.

@@ -10,7 +10,7 @@ public enum SSHAgentConstraint: Sendable, Equatable {
     /// (`ssh-add -c`).
     case confirm
     /// `SSH_AGENT_CONSTRAIN_EXTENSION` (255)
-    /// `restrict-destination-v00@openssh.com` (`ssh-add -h`, issue 26):
+    /// `restrict-destination-v00@openssh.com` (`ssh-add -h`, SPEC D8):
     /// where the key may be used.
     case destinations([KeyDestination])
     /// Any other `SSH_AGENT_CONSTRAIN_EXTENSION` (255), such as

@@ -5,16 +5,16 @@ import NIOCore
 import NIOPosix
 import Sesame
 
-/// Serves an `SSHAgent` on a UNIX socket (issue 15): the socket in a
-/// 0700 directory, itself 0600, and every client's user checked with
-/// `SO_PEERCRED` — another user's connection is closed unanswered.
+/// Serves an `SSHAgent` on a UNIX socket: the socket in a 0700 directory,
+/// itself 0600, and every client's user checked with `SO_PEERCRED` —
+/// another user's connection is closed unanswered.
 ///
-/// Connections are served on one SwiftNIO event loop (issue 23), not a
-/// thread each: when accepting fails (`EMFILE`, `ENFILE` at the descriptor
-/// limit) accepting pauses for a second instead of retrying at once;
-/// frames are read as their bytes arrive, so a client holds only what it
-/// sent, never the 256 KiB its header announces; a frame begun must be
-/// complete within ``Limits/frameTimeout``; clients beyond
+/// Connections are served on one SwiftNIO event loop, not a thread each,
+/// and what clients can hold is bounded: when accepting fails (`EMFILE`,
+/// `ENFILE` at the descriptor limit) accepting pauses for a second instead
+/// of retrying at once; frames are read as their bytes arrive, so a client
+/// holds only what it sent, never the 256 KiB its header announces; a frame
+/// begun must be complete within ``Limits/frameTimeout``; clients beyond
 /// ``Limits/maximumConnections`` are closed unanswered. A body over 256 KiB
 /// or an empty one closes the connection; a malformed one is answered with
 /// failure. Requests are answered by `SSHAgent` off the event loop,

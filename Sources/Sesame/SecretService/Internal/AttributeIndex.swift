@@ -71,7 +71,7 @@ enum AttributeIndex {
     /// grouping them (as this did) costs the size of the widest range, and
     /// "is a Secret Service item" and a collection's term name every item
     /// of a one-collection vault: each search, lookup and replacing store
-    /// read the whole index (issue 25's benchmark: 10,000 items).
+    /// read the whole index (measured with 10,000 items).
     static func candidates(_ db: Database, query: Query, keyring: Keyring) throws -> [Int64] {
         guard try db.tableExists("attribute_index") else { return [] }
         var hashes = query.hashes(keyring: keyring).map { Data($0) }

@@ -11,9 +11,9 @@ import Crypto
 /// the sealed bytes are in the row's MAC, so it cannot be removed either.
 ///
 /// Plaintext: version 2, flags (bit 0: confirm each use; bit 1: refuses
-/// forwarded use, issue 26 — an older Sesame reads such a record as
+/// forwarded use — an older Sesame reads such a record as
 /// tampered and so never uses the key, failing closed; bit 2: an RSA key
-/// marked for SHA-1 signatures, issue 26, read by older Sesames in the same
+/// marked for SHA-1 signatures, read by older Sesames in the same
 /// way, which keeps the mark out of every version that would not honour
 /// it), then the expiry
 /// (a presence byte and the `Double` bits, seconds since 1970) and when the
@@ -21,11 +21,11 @@ import Crypto
 /// clock that reads earlier than that went back, and a lifetime is not
 /// judged by it. Then the kernel's boot clock at that moment (a presence
 /// byte, the boot id, the uptime's `Double` bits): within that boot a
-/// lifetime is measured on it too, which no process can set (issue 23).
+/// lifetime is measured on it too, which no process can set.
 /// Version 1 had no boot reading. Version 3 (written only for a key with a
 /// destination list, so that older Sesames keep reading every other key;
 /// they read a version 3 record as tampered and never use the key, failing
-/// closed) then has the destinations (issue 26): a count, and for each its
+/// closed) then has the destinations: a count, and for each its
 /// from and to hops, each a user (empty for none), a hostname (empty for
 /// none), a key count and each key's blob and CA byte.
 struct KeyConstraintsRecord: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Sesame
 
-/// Whether a destination-constrained key (`ssh-add -h`, issue 26, SPEC D8)
+/// Whether a destination-constrained key (`ssh-add -h`, SPEC D8)
 /// may be listed or used on a connection, decided as OpenSSH's agent
 /// decides it (`identity_permitted`, `permitted_by_dest_constraints`,
 /// `process_sign_request2`). Each function answers `nil` for permitted, or

@@ -1,5 +1,5 @@
 import Sesame
-/// One prompt at a time (issue 15): requests that may prompt wait their turn
+/// One prompt at a time: requests that may prompt wait their turn
 /// in arrival order, so two clients never race for the one fingerprint reader
 /// or the one terminal.
 actor PromptQueue {

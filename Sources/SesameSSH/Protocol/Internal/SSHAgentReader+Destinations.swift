@@ -1,6 +1,6 @@
 import Sesame
 
-/// `restrict-destination-v00@openssh.com` (`ssh-add -h`, issue 26), read as
+/// `restrict-destination-v00@openssh.com` (`ssh-add -h`, SPEC D8), read as
 /// OpenSSH 9.2's agent reads it (`parse_dest_constraint`,
 /// `parse_dest_constraint_hop`), and refused where it would refuse it: any
 /// inconsistency refuses the whole key, never part of its restriction.

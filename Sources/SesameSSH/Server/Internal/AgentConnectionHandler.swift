@@ -2,7 +2,7 @@
 import NIOCore
 import Sesame
 
-/// One client of ``SSHAgentServer`` on the event loop (issue 23): frames
+/// One client of ``SSHAgentServer`` on the event loop: frames
 /// are answered one at a time, in order, by `SSHAgent` on a task of
 /// its own (prompts, PAM and fprintd never run on the event loop).
 ///

@@ -12,7 +12,7 @@ enum AgentFrameEvent {
 }
 
 /// Cuts the byte stream into agent frames (`uint32 length ‖ body`) as the
-/// bytes arrive (issue 23): nothing is reserved for the length a header
+/// bytes arrive: nothing is reserved for the length a header
 /// announces, so a connection holds only the bytes its client really sent.
 /// A header over 256 KiB or of length zero throws, which closes the
 /// connection (``SSHAgentFrame/bodyLength(header:)``).

@@ -3,7 +3,7 @@ import Glibc
 import NIOCore
 import Sesame
 
-/// On the listening channel, ahead of NIO's accept handler (issue 23).
+/// On the listening channel, ahead of NIO's accept handler.
 ///
 /// - A client beyond `maximum` concurrent connections is closed as soon as
 ///   it is accepted, unanswered, so clients cost descriptors and memory only
