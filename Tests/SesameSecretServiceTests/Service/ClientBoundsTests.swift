@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Sesame
 import SesameSecretService
 import SesameTesting
@@ -11,29 +12,57 @@ import Testing
 @Suite("Secret Service: signals stay with the owner, per-client bounds (SPEC D10)", .serialized,
        .enabled(if: SecretServiceFixture.missing.isEmpty, SecretServiceFixture.missingNote))
 struct ClientBoundsTests {
-    /// Listens for every signal it may receive for `seconds`, after calling
-    /// the service once when `call` is set, and prints those the service sent.
-    static func listener(seconds: Double, call: Bool) -> String {
+    /// Listens for every signal it may receive, after calling the service
+    /// once when `call` is set, and prints those the service sent. It makes
+    /// the file `argv[1]` once it listens, and stops half a second after the
+    /// file `argv[2]` appears: a test under load waits for it, not a clock.
+    static func listener(call: Bool) -> String {
         PythonClient.prelude + """
-            import time
+            import os, time
             from jeepney import HeaderFields
             if \(call ? "True" : "False"):
                 svc('ReadAlias', 's', ('default',))
             conn.send_and_get_reply(message_bus.AddMatch(MatchRule(type='signal')))
             owner = conn.send_and_get_reply(message_bus.GetNameOwner('org.freedesktop.secrets')).body[0]
+            open(sys.argv[1], 'w').close()
             heard = []
-            end = time.time() + \(seconds)
-            while time.time() < end:
+            end, drain = time.time() + 120, None
+            while time.time() < end and (drain is None or time.time() < drain):
+                if drain is None and os.path.exists(sys.argv[2]):
+                    drain = time.time() + 0.5
                 try:
-                    message = conn.receive(timeout=max(0.05, end - time.time()))
+                    message = conn.receive(timeout=0.1)
                 except TimeoutError:
-                    break
+                    continue
                 if message.header.fields.get(HeaderFields.sender) == owner:
                     heard.append((message.header.fields.get(HeaderFields.member), repr(message.body)))
             print('heard', len(heard))
             for member, body in heard:
                 print('signal', member, body)
             """
+    }
+
+    /// A folder every uid may write the listeners' files into.
+    struct Handshake {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-signals-\(UUID().uuidString)").path
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            chmod(directory, 0o777)
+        }
+
+        func arguments(_ name: String) -> [String] { [directory + "/" + name, directory + "/done"] }
+
+        /// Waits until every listener of `names` listens.
+        func waitFor(_ names: [String]) async throws {
+            for _ in 0..<600 where !names.allSatisfy({ FileManager.default.fileExists(atPath: directory + "/" + $0) }) {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(names.allSatisfy { FileManager.default.fileExists(atPath: directory + "/" + $0) }, "a listener did not start")
+        }
+
+        func finish() { _ = FileManager.default.createFile(atPath: directory + "/done", contents: nil) }
+        func remove() { try? FileManager.default.removeItem(atPath: directory) }
     }
 
     /// A store holding one item that needs authentication, labelled `label`.
@@ -49,9 +78,11 @@ struct ClientBoundsTests {
     @Test("D10: another uid on the bus hears no signal (no label, attribute or path); the owner's client hears ItemCreated")
     func signalsStayWithTheOwner() async throws {
         try await SecretServiceFixture.with { fixture in
-            async let stranger = fixture.python(Self.listener(seconds: 5, call: false), asUser: "nobody")
-            async let owner = fixture.python(Self.listener(seconds: 5, call: true))
-            try await Task.sleep(for: .milliseconds(1500))
+            let handshake = try Handshake()
+            defer { handshake.remove() }
+            async let stranger = fixture.python(Self.listener(call: false), handshake.arguments("stranger"), asUser: "nobody")
+            async let owner = fixture.python(Self.listener(call: true), handshake.arguments("owner"))
+            try await handshake.waitFor(["stranger", "owner"])
             let stored = try await fixture.secretTool(["store", "--label=alice@example.com", "user", "alice@example.com"], input: "pw")
             #expect(stored.status == 0, "\(stored.output)")
             let relabel = try await fixture.python(PythonClient.prelude + """
@@ -60,6 +91,7 @@ struct ClientBoundsTests {
                            ('org.freedesktop.Secret.Item', 'Label', ('s', 'alice at example.com'))))
                 """)
             #expect(relabel.status == 0, "\(relabel.output)")
+            handshake.finish()
             let (heardByStranger, heardByOwner) = try await (stranger, owner)
             #expect(heardByStranger.output.contains("heard 0"), "another uid heard the service: \(heardByStranger.output)")
             #expect(!heardByStranger.output.contains("alice"), "\(heardByStranger.output)")
@@ -141,8 +173,10 @@ struct ClientBoundsTests {
         let (store, item) = try await Self.storeWithLockedItem("Twice")
         let path = "/org/freedesktop/secrets/collection/login/\(item.id.item)"
         try await SecretServiceFixture.with(store) { fixture in
-            async let bystander = fixture.python(Self.listener(seconds: 4, call: true))
-            try await Task.sleep(for: .milliseconds(1000))
+            let handshake = try Handshake()
+            defer { handshake.remove() }
+            async let bystander = fixture.python(Self.listener(call: true), handshake.arguments("bystander"))
+            try await handshake.waitFor(["bystander"])
             let script = PythonClient.prelude + """
                 from jeepney import HeaderFields
                 unlocked, prompt = svc('Unlock', 'ao', ([sys.argv[1], sys.argv[1]],))
@@ -159,6 +193,7 @@ struct ClientBoundsTests {
             #expect(result.output.contains("completed (False, ('ao', ['\(path)']))"), "\(result.output)")
             let reasons = await store.reasons
             #expect(reasons.count == 1 && reasons[0].components(separatedBy: "\"Twice\"").count == 2, "\(reasons)")
+            handshake.finish()
             let heard = try await bystander
             #expect(!heard.output.contains("Completed"), "another client heard the prompt's result: \(heard.output)")
         }
