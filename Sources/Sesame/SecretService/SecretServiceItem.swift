@@ -29,19 +29,23 @@ public struct SecretServiceItem: Sendable, Hashable {
 }
 
 extension SecretServiceItem {
-    /// Refuses what the vault would refuse of a new item: a label or
-    /// attribute name with a control character, too many or too long
-    /// attributes, a content type too long, a value over
-    /// ``Vault/maximumValueSize``. For items kept elsewhere (the Secret
-    /// Service's in-memory `session` collection), so that they meet the
-    /// same bounds as stored ones (SPEC D9, D10). Never prompts.
+    /// Refuses what the vault's bounds refuse of a new item: a label too
+    /// long, too many or too long attributes, a content type too long, a
+    /// value over ``Vault/maximumValueSize``. For items kept in memory only
+    /// (the Secret Service's `session` collection), so that they meet the
+    /// same bounds as stored ones (SPEC D10). Never prompts.
     ///
-    /// - Throws: ``VaultError`` with `invalidName` or `invalidArgument`,
-    ///   saying which part and why.
-    public static func check(label: String, attributes: [String: String], contentType: String, value: SecretBytes) throws(VaultError) {
-        try SecretServiceNames.check(label: label, what: "item")
-        try SecretServiceNames.check(attributes: attributes)
-        try SecretServiceNames.check(contentType: contentType)
+    /// Unlike a stored item's, their labels and attribute names may hold
+    /// control characters: they are never written anywhere and are escaped
+    /// wherever they are shown (SPEC D9), and clients put them there
+    /// (python-keyring labels an item with the service and user names it is
+    /// given, whatever they hold).
+    ///
+    /// - Throws: ``VaultError`` with `invalidArgument`, saying which part and why.
+    public static func checkBounds(label: String, attributes: [String: String], contentType: String, value: SecretBytes) throws(VaultError) {
+        try SecretServiceNames.check(label: label, what: "item", asNames: false)
+        try SecretServiceNames.check(attributes: attributes, asNames: false)
+        try SecretServiceNames.check(contentType: contentType, asNames: false)
         try Vault.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
     }
 }

@@ -107,7 +107,6 @@ struct RoutingStore: SecretServiceStore {
     }
 
     func callerLeft(_ caller: SecretServiceCaller) async {
-        await session.ownerLeft(caller.busName)
         await backing.callerLeft(caller)
     }
 }

@@ -9,10 +9,13 @@ import Sesame
 /// process only, never written anywhere, never locked (API 0.2: "a
 /// collection that is not stored on disk").
 ///
-/// Each item belongs to the connection that created it and goes when that
-/// client leaves the bus (SPEC D10: every per-client resource is bounded and
-/// freed), and each meets the vault's own checks on labels, attributes,
-/// content types and value sizes, so the in-memory path is no way around them.
+/// Each item counts against the connection that created it (SPEC D10: every
+/// per-client resource is bounded) and against the collection's total, and
+/// meets the vault's bounds on labels, attributes, content types and value
+/// sizes, so the in-memory path is no way around them. An item outlives its
+/// client, as the API defines the collection (until the session ends):
+/// python-keyring stores on one connection and reads on the next. The total
+/// bounds what departed clients leave behind.
 actor SessionCollection {
     static let id = "session"
     /// The most items one connection keeps here.
@@ -102,18 +105,10 @@ actor SessionCollection {
         entries[id.item] = entry
     }
 
-    /// The client left the bus: its items go with it.
-    func ownerLeft(_ owner: String) {
-        guard entries.values.contains(where: { $0.owner == owner }) else { return }
-        entries = entries.filter { $0.value.owner != owner }
-        order.removeAll { entries[$0] == nil }
-        modified = Self.now()
-    }
-
-    /// The vault's checks (SPEC D9): a control character in a label, 999 attributes, a value over 16 MiB are refused here too.
+    /// The vault's bounds: a label over 4 KiB, 999 attributes, a value over 16 MiB are refused here too.
     private static func check(label: String, attributes: [String: String], secret: SecretServiceSecret) throws {
         do {
-            try SecretServiceItem.check(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
+            try SecretServiceItem.checkBounds(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
         } catch {
             throw SecretServiceStoreError.failed(error.message)
         }

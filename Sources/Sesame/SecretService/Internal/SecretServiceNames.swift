@@ -32,16 +32,19 @@ enum SecretServiceNames {
     /// Labels and attribute names are names (the vault refuses control
     /// characters in them); attribute values are data that clients
     /// legitimately fill with anything, so only their size is bounded.
-    static func check(label: String, what: String) throws(VaultError) {
-        try checkText(label, part: "label", of: what, limit: maximumLabelBytes)
+    ///
+    /// `asNames: false` keeps only the bounds on sizes and counts, for text
+    /// that is never written anywhere and is escaped wherever it is shown.
+    static func check(label: String, what: String, asNames: Bool = true) throws(VaultError) {
+        try checkText(label, part: "label", of: what, limit: maximumLabelBytes, asName: asNames)
     }
 
-    static func check(attributes: [String: String]) throws(VaultError) {
+    static func check(attributes: [String: String], asNames: Bool = true) throws(VaultError) {
         guard attributes.count <= maximumAttributes else {
             throw VaultError(.invalidArgument, "An item may have at most \(maximumAttributes) attributes (got \(attributes.count))")
         }
         for (name, value) in attributes {
-            try checkText(name, part: "attribute name", of: "item", limit: maximumAttributeNameBytes)
+            try checkText(name, part: "attribute name", of: "item", limit: maximumAttributeNameBytes, asName: asNames)
             guard value.utf8.count <= maximumAttributeValueBytes else {
                 throw VaultError(.invalidArgument, """
                     The value of attribute "\(name.escapingControlCharacters())" is \(value.utf8.count) bytes; \
@@ -51,8 +54,8 @@ enum SecretServiceNames {
         }
     }
 
-    static func check(contentType: String) throws(VaultError) {
-        try checkText(contentType, part: "content type", of: "item", limit: maximumShortTextBytes)
+    static func check(contentType: String, asNames: Bool = true) throws(VaultError) {
+        try checkText(contentType, part: "content type", of: "item", limit: maximumShortTextBytes, asName: asNames)
     }
 
     static func check(alias: String) throws(VaultError) {
@@ -60,8 +63,8 @@ enum SecretServiceNames {
         try checkText(alias, part: "name", of: "alias", limit: maximumShortTextBytes)
     }
 
-    private static func checkText(_ text: String, part: String, of what: String, limit: Int) throws(VaultError) {
-        guard !text.containsControlCharacters else {
+    private static func checkText(_ text: String, part: String, of what: String, limit: Int, asName: Bool = true) throws(VaultError) {
+        guard !asName || !text.containsControlCharacters else {
             throw VaultError(.invalidName, """
                 The \(what)'s \(part) "\(text.escapingControlCharacters())" holds a control character; \
                 names cannot hold one (it would reach a terminal as a command)
