@@ -265,7 +265,7 @@ struct SecretServiceImportTests {
             else: conn.send(new_error(msg, 'org.freedesktop.DBus.Error.UnknownMethod', 's', (member,)))
         """
 
-    @Test("SPEC D9: a source's dates of inf, -inf, NaN or a negative number are reported and skipped, never stored as 1970")
+    @Test("SPEC D9: a source's dates of inf, -inf, NaN or a negative number are reported and left out, never stored as 1970")
     func hostileDates() async throws {
         try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
         try #require(FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/jeepney"), "needs python3-jeepney")
