@@ -34,6 +34,7 @@ public struct SesameCommand: AsyncParsableCommand {
         PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
         FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
         OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
+        SetupCommand.self, DoctorCommand.self,
     ] + platformCommands + HelpTopic.commands
 
     /// Commands of this platform's integrations only.
@@ -49,8 +50,12 @@ public struct SesameCommand: AsyncParsableCommand {
     /// its completion commands, only when the command it parses has none.
     static let name = "sesame"
 
-    /// What `sesame --version` prints.
-    public static let version = "0.1.0"
+    /// What `sesame --version` prints: the release, then the vault format it
+    /// writes (older formats are migrated in place, newer ones refused).
+    public static let version = "\(release) (vault format \(Vault.currentFormat))"
+
+    /// This release of Sesame: the Debian package's version.
+    public static let release = "0.2.0"
 
     /// The root command, as ArgumentParser creates it; prints the help.
     public init() {}

@@ -17,4 +17,10 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
     exit(0)
 }
 
+// The package installs `git-credential-sesame` as a link to this binary, not
+// a second 70 MB copy: under that name it is `sesame git-credential`.
+if let invoked = CommandLine.arguments.first, invoked.split(separator: "/").last == "git-credential-sesame" {
+    await SesameCommand.runFromCommandLine(["git-credential"] + CommandLine.arguments.dropFirst())
+}
+
 await SesameCommand.runFromCommandLine()

@@ -44,6 +44,10 @@ public final class Vault: Sendable {
     /// How long an operation waits for another process's write, in seconds.
     public static let busyTimeout: TimeInterval = 30
 
+    /// The vault format this Sesame writes. An older vault is migrated to it
+    /// at its first write; a newer one is refused and left untouched.
+    public static let currentFormat = Schema.format
+
     /// The vault file.
     public let path: String
     let database: VaultDatabase

@@ -5,25 +5,80 @@ import Darwin
 #endif
 import Foundation
 
-/// `sesame ssh-agent --print-env`: the agent is started again without that
-/// flag, detached (``ProcessStart/detached(_:_:input:standardError:)``: its
-/// own session, so `$(…)` returns and closing the terminal leaves it running)
-/// with its standard error on its log (``DaemonLog``), and once its socket
-/// answers, the shell lines that point ssh at it are printed.
+/// `sesame ssh-agent --print-env` and `--kill`: one background agent per
+/// socket, however many shells `eval` the same line.
+///
+/// A shell's rc file runs `eval "$(sesame ssh-agent --print-env)"` in every
+/// new shell: the first starts the agent, every later one finds it answering
+/// on its socket and prints the same `SSH_AUTH_SOCK` and `SSH_AGENT_PID`.
+/// Shells that start together are ordered by a lock beside the socket, so two
+/// of them never start two agents that fight over one path. The pid printed
+/// and signalled is the one the kernel says listens on the socket, and only
+/// when it runs a Sesame binary: never a pid a dead agent left behind.
+///
+/// A new agent is started without `--print-env`, detached
+/// (``ProcessStart/detached(_:_:input:standardError:)``: its own session, so
+/// `$(…)` returns and closing the terminal leaves it running), with its
+/// standard error on its log (``DaemonLog``).
 enum AgentLauncher {
-    static func startInBackground(socketPath: String, arguments: [String]) async throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    /// Prints the shell lines for the agent on `socketPath`, starting it first
+    /// unless one already answers there.
+    static func printEnvironment(socketPath: String, arguments: [String]) async throws {
+        let lock = try await AgentFiles.lock(socketPath)
+        defer { close(lock) }
+        if AgentFiles.answers(socketPath) {
+            // An agent systemd's socket unit serves has no pid of its own to print.
+            printLines(socketPath: socketPath, pid: AgentFiles.runningPid(socketPath))
+            return
+        }
+        let pid = try await start(socketPath: socketPath, arguments: arguments)
+        printLines(socketPath: socketPath, pid: pid)
+    }
+
+    /// Stops the Sesame agent listening on `socketPath`, as `ssh-agent -k`
+    /// does, and prints the lines that unset its variables.
+    static func stop(socketPath: String) async throws {
+        let lock = try await AgentFiles.lock(socketPath)
+        defer { close(lock) }
+        guard let pid = AgentFiles.runningPid(socketPath) else {
+            let served = AgentFiles.answers(socketPath)
+            throw CommandFailure(status: .notFound, message: served
+                ? "the agent on \(socketPath) is systemd's socket unit: stop it with `systemctl --user stop sesame-ssh-agent.socket sesame-ssh-agent.service`"
+                : "no Sesame agent is running on \(socketPath)")
+        }
+        _ = kill(pid, SIGTERM)
+        for _ in 0..<50 where kill(pid, 0) == 0 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        if kill(pid, 0) == 0 { _ = kill(pid, SIGKILL) }
+        unlink(socketPath)
+        print("unset SSH_AUTH_SOCK;")
+        print("unset SSH_AGENT_PID;")
+        print("echo Agent pid \(pid) killed;")
+    }
+
+    private static func printLines(socketPath: String, pid: pid_t?) {
+        let quoted = "'" + socketPath.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        print("SSH_AUTH_SOCK=\(quoted); export SSH_AUTH_SOCK;")
+        if let pid {
+            print("SSH_AGENT_PID=\(pid); export SSH_AGENT_PID;")
+        } else {
+            // A pid from an earlier agent must not linger where `ssh-agent -k` would signal it.
+            print("unset SSH_AGENT_PID;")
+        }
+    }
+
+    private static func start(socketPath: String, arguments: [String]) async throws -> pid_t {
         // ssh's user hears only "agent refused operation": the reason goes to a file the README names, not to /dev/null.
         let log = DaemonLog.path(of: "ssh-agent", environment: ProcessInfo.processInfo.environment)
         let opened = DaemonLog.openLog(log)
         guard let descriptor = opened.descriptor else {
             throw CommandFailure(status: .failure, message: "the agent's log cannot be kept: \(opened.problem ?? log)")
         }
-        let started = Date().addingTimeInterval(-1)
         let pid: pid_t
         do {
             pid = try await ProcessStart.detached(
-                executable, arguments.filter { $0 != "--print-env" } + (arguments.contains("--socket") ? [] : ["--socket", socketPath]),
+                AgentFiles.executable, arguments.filter { $0 != "--print-env" } + (arguments.contains("--socket") ? [] : ["--socket", socketPath]),
                 standardError: descriptor)
         } catch {
             close(descriptor)
@@ -35,18 +90,12 @@ enum AgentLauncher {
             return waitpid(pid, &status, WNOHANG) == 0
         }
         for _ in 0..<100 {
-            // The new agent's socket, not a stale one a dead agent left.
-            let made = (try? FileManager.default.attributesOfItem(atPath: socketPath)[.modificationDate]) as? Date
-            if let made, made >= started, isRunning() {
-                let quoted = "'" + socketPath.replacingOccurrences(of: "'", with: "'\\''") + "'"
-                print("SSH_AUTH_SOCK=\(quoted); export SSH_AUTH_SOCK;")
-                print("SESAME_SSH_AGENT_PID=\(pid); export SESAME_SSH_AGENT_PID;")
-                return
-            }
+            // Answering, and by the agent just started: a dead agent's socket file refuses connections.
+            if AgentFiles.answers(socketPath), isRunning() { return pid }
             guard isRunning() else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        if isRunning() { kill(pid, SIGTERM) }
+        if isRunning() { _ = kill(pid, SIGTERM) }
         throw CommandFailure(status: .failure, message: "the agent did not start (run `sesame ssh-agent` in the foreground to see why, or read \(log))")
     }
 }

@@ -15,8 +15,9 @@ struct SSHAgentCommand: AsyncParsableCommand {
         abstract: "Serve the vault's SSH keys to ssh, ssh-add and git; every signature runs the key's access control.",
         discussion: """
             Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600); \
-            only this user may connect. `eval "$(sesame ssh-agent --print-env)"` starts it in the background \
-            and sets SSH_AUTH_SOCK. Keys: the signing keys of --service, Ed25519, ECDSA P-256/384/521 and RSA \
+            only this user may connect. `eval "$(sesame ssh-agent --print-env)"` in a shell's rc file starts it \
+            in the background once and, in every shell, sets SSH_AUTH_SOCK and SSH_AGENT_PID; \
+            `eval "$(sesame ssh-agent --kill)"` stops it. Keys: the signing keys of --service, Ed25519, ECDSA P-256/384/521 and RSA \
             2048/3072/4096 (create them with `sesame key create NAME --service ssh --algorithm ed25519`); \
             `ssh-add FILE` imports a key into the vault with --add-access. RSA signs rsa-sha2-256/512, never \
             SHA-1. Why a request was refused (an unsupported key, a constraint it cannot keep) goes to standard \
@@ -30,8 +31,11 @@ struct SSHAgentCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The socket to listen on.", valueName: "path"))
     var socket: String?
 
-    @Flag(help: "Start the agent in the background and print the shell commands that point SSH_AUTH_SOCK at it.")
+    @Flag(help: "Print the shell commands that point SSH_AUTH_SOCK at the agent, starting it in the background unless it runs.")
     var printEnv = false
+
+    @Flag(help: "Stop the agent that --print-env started, and print the shell commands that unset its variables.")
+    var kill = false
 
     @Option(help: "The vault service whose keys are served.")
     var service = "ssh"
@@ -51,6 +55,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
             throw ValidationError("--frame-timeout must be between 0.001 and 86400 seconds")
         }
         _ = try KeyAccessArgument.parse(addAccess)
+        if printEnv && kill { throw ValidationError("--print-env and --kill cannot be combined") }
         if printEnv && options.passcodeFD != nil {
             throw ValidationError("--print-env starts the agent in the background, which cannot read --passcode-fd; start it in the foreground")
         }
@@ -67,7 +72,11 @@ struct SSHAgentCommand: AsyncParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             let path = socket.map { VaultOptions.resolve($0) } ?? Self.defaultSocket(environment: environment)
             if printEnv {
-                try await AgentLauncher.startInBackground(socketPath: path, arguments: Array(CommandLine.arguments.dropFirst()))
+                try await AgentLauncher.printEnvironment(socketPath: path, arguments: Array(CommandLine.arguments.dropFirst()))
+                return
+            }
+            if kill {
+                try await AgentLauncher.stop(socketPath: path)
                 return
             }
             #if os(Linux)

@@ -137,7 +137,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(agent.process.isRunning)
     }
 
-    @Test("issue 15: --print-env starts the agent in the background and prints what points ssh at it")
+    @Test("SPEC D4: --print-env starts the agent in the background once and prints SSH_AUTH_SOCK and SSH_AGENT_PID; ssh-add lists through it")
     func printEnv() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -145,13 +145,70 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         let socket = place.file("bg/ssh-agent.sock")
         let started = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
         #expect(started.status == 0, "\(started.stderr)")
-        #expect(started.stdout.hasPrefix("SSH_AUTH_SOCK='\(socket)'; export SSH_AUTH_SOCK;\nSESAME_SSH_AGENT_PID="), "\(started.stdout)")
-        let pid = try #require(started.stdout.split(separator: "=").last.flatMap { Int32($0.prefix { $0.isNumber }) })
+        #expect(started.stdout.hasPrefix("SSH_AUTH_SOCK='\(socket)'; export SSH_AUTH_SOCK;\nSSH_AGENT_PID="), "\(started.stdout)")
+        let pid = try #require(Self.agentPid(started.stdout))
         defer { kill(pid, SIGTERM) }
         var environment = place.environment
         environment["SSH_AUTH_SOCK"] = socket
         let listed = try await SesameBinary.run(["-L"], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-add"))
         #expect(listed.status == 0 && listed.stdout.hasPrefix("ssh-ed25519 "), "\(listed.stderr)")
+    }
+
+    @Test("SPEC D4: shells that each eval --print-env, eight at once and then one more, all get the same running agent; --kill stops it and unsets both variables")
+    func printEnvInEveryShell() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        let socket = place.file("bg/ssh-agent.sock")
+        let environment = place.environment
+        let shells = try await withThrowingTaskGroup(of: SesameBinary.Result.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: environment) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(shells.allSatisfy { $0.status == 0 }, "\(shells.map(\.stderr))")
+        let pids = Set(shells.compactMap { Self.agentPid($0.stdout) })
+        #expect(pids.count == 1, "\(shells.map(\.stdout))")
+        let pid = try #require(pids.first)
+        defer { kill(pid, SIGKILL) }
+        let later = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: environment)
+        #expect(Self.agentPid(later.stdout) == pid, "\(later.stdout)")
+        #expect(kill(pid, 0) == 0)
+
+        let stopped = try await SesameBinary.run(["ssh-agent", "--kill", "--socket", socket], environment: environment)
+        #expect(stopped.status == 0, "\(stopped.stderr)")
+        #expect(stopped.stdout.hasPrefix("unset SSH_AUTH_SOCK;\nunset SSH_AGENT_PID;\n"), "\(stopped.stdout)")
+        #expect(kill(pid, 0) != 0)
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        let again = try await SesameBinary.run(["ssh-agent", "--kill", "--socket", socket], environment: environment)
+        #expect(again.status == 3 && again.stderr.contains("no Sesame agent"), "\(again.stderr)")
+    }
+
+    @Test("SPEC D4: after the agent is killed with SIGKILL (its socket file left behind), --print-env starts a new one and never prints the dead pid")
+    func printEnvAfterCrash() async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        let socket = place.file("bg/ssh-agent.sock")
+        let first = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
+        let dead = try #require(Self.agentPid(first.stdout), "\(first.stdout) \(first.stderr)")
+        kill(dead, SIGKILL)
+        for _ in 0..<50 where kill(dead, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(FileManager.default.fileExists(atPath: socket))
+        let second = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let pid = try #require(Self.agentPid(second.stdout), "\(second.stdout)")
+        defer { kill(pid, SIGTERM) }
+        #expect(pid != dead)
+        var environment = place.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let listed = try await SesameBinary.run(["-l"], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-add"))
+        #expect(listed.status == 1 && listed.stdout.contains("no identities"), "\(listed.stdout) \(listed.stderr)")
+    }
+
+    /// The pid in `SSH_AGENT_PID=<pid>;` of --print-env's output.
+    private static func agentPid(_ output: String) -> pid_t? {
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("SSH_AGENT_PID=") }) else { return nil }
+        return pid_t(line.dropFirst("SSH_AGENT_PID=".count).prefix { $0.isNumber })
     }
 
     @Test("issue 15: under systemd socket activation (systemd-socket-activate) it serves the socket it is given")

@@ -1,0 +1,45 @@
+/// One line of `sesame doctor`: what was checked, what was found and, when
+/// something is wrong, the command that fixes it.
+struct DoctorCheck: Encodable, Sendable {
+    enum Status: String, Encodable, Sendable {
+        /// Works.
+        case ok
+        /// Missing or unusual, but nothing set up depends on it.
+        case warning
+        /// A role that was set up does not work, or the vault is unusable.
+        case failed
+        /// The role was not set up with `sesame setup`; shown for information.
+        case notSetUp
+    }
+
+    /// `vault`, `fingerprint`, `pam`, `secret-service`, `ssh-agent`, `git`, `units`, `prompts`.
+    var check: String
+    var status: Status
+    /// What was found, in words (control characters escaped).
+    var detail: String
+    /// The command that fixes it, when it is not ok.
+    var fix: String?
+    /// Facts for scripts: the bus owner's pid, the activation file, the socket…
+    var facts: [String: String]?
+
+    init(_ check: String, _ status: Status, _ detail: String, fix: String? = nil, facts: [String: String]? = nil) {
+        self.check = check
+        self.status = status
+        self.detail = detail.escapingControlCharacters()
+        self.fix = fix
+        self.facts = facts
+    }
+
+    /// The text line (and its fix on the next).
+    var text: String {
+        let word = switch status {
+        case .ok: "ok"
+        case .warning: "warning"
+        case .failed: "FAILED"
+        case .notSetUp: "not set up"
+        }
+        var line = word.padding(toLength: 11, withPad: " ", startingAt: 0) + check.padding(toLength: 15, withPad: " ", startingAt: 0) + detail
+        if let fix { line += "\n" + String(repeating: " ", count: 26) + "fix: " + fix }
+        return line
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Sesame
+
+/// What `sesame setup ROLE` changed, as the steps that put each thing back:
+/// `--undo` runs them, last first. A change made again by a second
+/// `sesame setup` is not recorded twice, so the record always holds what was
+/// there before Sesame, never Sesame's own setting.
+struct SetupRecord: Codable, Sendable {
+    enum Undo: Codable, Sendable, Equatable {
+        /// Put the file back as it was: `previous` is its text, or `nil` when there was none.
+        case restoreFile(path: String, previous: String?)
+        /// Set git's global `credential.helper` back to these values (none: unset).
+        case restoreGitHelpers([String])
+        /// Run `systemctl --user` with these arguments.
+        case systemctl([String])
+    }
+
+    var undo: [Undo] = []
+
+    /// Whether a step for the same thing is recorded already.
+    func covers(_ step: Undo) -> Bool {
+        undo.contains { recorded in
+            switch (recorded, step) {
+            case (.restoreFile(let a, _), .restoreFile(let b, _)): a == b
+            case (.restoreGitHelpers, .restoreGitHelpers): true
+            case (.systemctl(let a), .systemctl(let b)): a == b
+            default: false
+            }
+        }
+    }
+
+    mutating func add(_ step: Undo) {
+        if !covers(step) { undo.append(step) }
+    }
+
+    static func load(_ path: String) throws(CommandFailure) -> SetupRecord? {
+        let bytes: [UInt8]?
+        do { bytes = try PrivateFile(path: path).read() } catch {
+            throw CommandFailure(status: .damaged, message: "cannot read \(path): \(error)")
+        }
+        guard let bytes else { return nil }
+        do { return try JSONDecoder().decode(SetupRecord.self, from: Data(bytes)) } catch {
+            throw CommandFailure(status: .damaged, message: "\(path) is not a record of `sesame setup`; move it away to start afresh")
+        }
+    }
+
+    func save(_ path: String) throws(CommandFailure) {
+        do {
+            try PrivateFile.createDirectories(PrivateFile.parentDirectory(of: path))
+            try PrivateFile(path: path).write(Array(JSONEncoder().encode(self)))
+        } catch {
+            throw CommandFailure(status: .failure, message: "cannot record the setup in \(path): \(error)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// `sesame setup ssh-agent`: ssh and git sign through Sesame's agent in
+/// every new session or shell.
+struct SSHAgentSetup {
+    let steps: SetupSteps
+
+    static let socketUnit = "sesame-ssh-agent.socket"
+
+    /// The line a shell's rc file needs where no systemd user manager runs.
+    static let shellLine = #"eval "$(sesame ssh-agent --print-env)""#
+
+    func run(_ record: inout SetupRecord) async throws {
+        let environment = steps.environment
+        guard HostTool.hasUserManager(environment: environment), steps.installedUnit(Self.socketUnit) != nil else {
+            let why = HostTool.hasUserManager(environment: environment)
+                ? "\(Self.socketUnit) is not installed (install the package, or scripts/install.sh)"
+                : "no systemd user manager runs this session"
+            steps.say(.sshAgent, "\(why): add this line to ~/.bashrc, ~/.zshrc or your shell's rc file:")
+            print("    \(Self.shellLine)")
+            steps.say(.sshAgent, "each new shell then shares one agent; `eval \"$(sesame ssh-agent --kill)\"` stops it")
+            return
+        }
+        let enabled = try await HostTool.run("systemctl", ["--user", "is-enabled", Self.socketUnit], environment: environment)
+        if enabled.output != "enabled" {
+            record.add(.systemctl(["disable", "--now", Self.socketUnit]))
+            try await steps.systemctl(["enable", "--now", Self.socketUnit])
+            steps.say(.sshAgent, "enabled \(Self.socketUnit): systemd starts the agent on the first connection")
+        } else {
+            steps.say(.sshAgent, "\(Self.socketUnit) is enabled already")
+        }
+        // environment.d reaches the desktop session and the services systemd starts at the next login.
+        let file = steps.directories.configHome + "/environment.d/60-sesame-ssh-agent.conf"
+        let text = """
+            # Written by `sesame setup ssh-agent`; `sesame setup ssh-agent --undo` removes it.
+            SSH_AUTH_SOCK=${XDG_RUNTIME_DIR}/sesame/ssh-agent.sock
+
+            """
+        if try steps.write(text, to: file, record: &record) {
+            steps.say(.sshAgent, "wrote \(file): sessions from the next login get SSH_AUTH_SOCK")
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"] {
+            steps.say(.sshAgent, "in this shell: export SSH_AUTH_SOCK=\(runtime)/sesame/ssh-agent.sock")
+        }
+    }
+}
