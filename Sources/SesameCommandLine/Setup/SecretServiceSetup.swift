@@ -51,7 +51,12 @@ struct SecretServiceSetup {
             return
         }
         steps.say(.secretService, "copying the items of \(source) into the vault")
-        try await SecretServiceImport(options: options, address: address, json: false).run()
+        do {
+            try await SecretServiceImport(options: options, address: address, json: false).run()
+        } catch let failure as CommandFailure where owner == nil && failure.status == .notAvailable {
+            // Nobody ran, and what the bus would start did not answer: there was nothing to lose.
+            steps.say(.secretService, "\(source) did not answer: nothing to import (\(failure.message))")
+        }
     }
 
     /// The activation file's text, for this binary.

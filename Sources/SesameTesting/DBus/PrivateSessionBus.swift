@@ -25,9 +25,14 @@ public final class PrivateSessionBus: Sendable {
     }
 
     /// Starts the bus and waits until it listens.
+    /// - Parameter activating: When given, the bus starts services as a
+    ///   user's login bus does: from the standard session service folders
+    ///   (`$XDG_DATA_HOME/dbus-1/services` first, then `$XDG_DATA_DIRS`'s and
+    ///   the system's), which it finds, and runs the services, with this
+    ///   environment. Otherwise it starts no service.
     /// - Returns: The running bus.
     /// - Throws: `FprintdHarnessError` (the harness's error type) when it cannot start.
-    public static func start() async throws -> PrivateSessionBus {
+    public static func start(activating: [String: String]? = nil) async throws -> PrivateSessionBus {
         var template = Array("/tmp/sesame-session-bus-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw FprintdHarnessError("mkdtemp failed") }
         let directory = String(cString: created)
@@ -41,6 +46,7 @@ public final class PrivateSessionBus: Sendable {
           <type>session</type>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
+          \(activating == nil ? "" : "<standard_session_servicedirs/>")
           <policy context="default">
             <allow user="*"/>
             <allow own="*"/>
@@ -52,7 +58,7 @@ public final class PrivateSessionBus: Sendable {
         let log = "\(directory)/dbus.log"
         let daemon = try await ChildProcess.launch(
             HarnessPaths.dbusDaemon, ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
-            environment: ProcessInfo.processInfo.environment, log: log)
+            environment: activating ?? ProcessInfo.processInfo.environment, log: log)
         for _ in 0..<1000 {
             if let text = try? String(contentsOfFile: log, encoding: .utf8), text.contains("\n") {
                 chmod(socket, 0o777)
