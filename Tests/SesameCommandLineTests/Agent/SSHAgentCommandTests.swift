@@ -137,7 +137,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(agent.process.isRunning)
     }
 
-    @Test("SPEC D4: --print-env starts the agent in the background once and prints SSH_AUTH_SOCK and SSH_AGENT_PID; ssh-add lists through it")
+    @Test("SPEC D7: --print-env starts the agent in the background once and prints SSH_AUTH_SOCK and SSH_AGENT_PID; ssh-add lists through it")
     func printEnv() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -154,7 +154,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(listed.status == 0 && listed.stdout.hasPrefix("ssh-ed25519 "), "\(listed.stderr)")
     }
 
-    @Test("SPEC D4: shells that each eval --print-env, eight at once and then one more, all get the same running agent; --kill stops it and unsets both variables")
+    @Test("SPEC D7: shells that each eval --print-env, eight at once and then one more, all get the same running agent; --kill stops it and unsets both variables")
     func printEnvInEveryShell() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -184,7 +184,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(again.status == 3 && again.stderr.contains("no Sesame agent"), "\(again.stderr)")
     }
 
-    @Test("SPEC D4: after the agent is killed with SIGKILL (its socket file left behind), --print-env starts a new one and never prints the dead pid")
+    @Test("SPEC D7: after the agent is killed with SIGKILL (its socket file left behind), --print-env starts a new one and never prints the dead pid")
     func printEnvAfterCrash() async throws {
         defer { place.remove() }
         try await place.createVault()

@@ -68,7 +68,7 @@ struct HelpTopicTests {
             .deletingLastPathComponent().deletingLastPathComponent()
         let manual = try String(contentsOf: root.appendingPathComponent("docs/man/sesame.1"), encoding: .utf8)
         for command in commands {
-            #expect(manual.contains(".It Em \(command)\n"), "docs/man/sesame.1 lacks \(command): swift package generate-manual --configuration debug")
+            #expect(manual.contains(".It Em \(command)\n"), "docs/man/sesame.1 lacks \(command): swift package generate-manual --configuration debug, copy its sesame.1 there, then sed -i 's/^$/.Pp/' (groff warns on empty lines)")
         }
     }
 }
