@@ -13,8 +13,9 @@ package enum DBusServerError: Error, Sendable, Hashable, CustomStringConvertible
     case libraryMissing(String)
     /// The bus at `address` could not be reached.
     case connect(address: String, errno: Int32)
-    /// Another connection owns `name` and would not give it up.
-    case nameOwned(name: String, owner: String, pid: UInt32?, executable: String?)
+    /// Another connection owns `name` and would not give it up;
+    /// `replacing` when we asked to take it and the owner does not allow that.
+    case nameOwned(name: String, owner: String, pid: UInt32?, executable: String?, replacing: Bool)
     /// The bus refused the name for another reason.
     case requestName(name: String, errno: Int32)
     /// The server has stopped.
@@ -25,9 +26,13 @@ package enum DBusServerError: Error, Sendable, Hashable, CustomStringConvertible
         case .libraryMissing(let why): return "sd-bus is not available: \(why)"
         case .connect(let address, let errno):
             return "cannot connect to the session bus at \(address.escapingControlCharacters()): \(String(cString: strerror(errno)))"
-        case .nameOwned(let name, let owner, let pid, let executable):
+        case .nameOwned(let name, let owner, let pid, let executable, let replacing):
             let who = [pid.map { "pid \($0)" }, executable.map { $0.escapingControlCharacters() }].compactMap { $0 }.joined(separator: ", ")
-            return "\(name) is already owned by \(owner)\(who.isEmpty ? "" : " (\(who))"); stop that provider or pass --replace"
+            let holder = "\(name) is already owned by \(owner)\(who.isEmpty ? "" : " (\(who))")"
+            let stop = pid.map { "stop it (kill \($0))" } ?? "stop that provider"
+            // gnome-keyring never lets go, so suggesting --replace again would send the user in a circle.
+            guard replacing else { return "\(holder); \(stop), or pass --replace if it lets go (KWallet's bridge does)" }
+            return "\(holder), which does not let go of it (gnome-keyring never does); \(stop), or run `sesame setup secret-service`: the bus then starts Sesame from the next login"
         case .requestName(let name, let errno):
             return "cannot own \(name) on the session bus: \(String(cString: strerror(errno)))"
         case .stopped: return "the D-Bus server has stopped"
@@ -118,7 +123,7 @@ package final class DBusServer: Sendable {
             let requested = sesame_sdbus_request_name(bus, name, flags)
             if requested >= 0 || requested == -EALREADY { return .success(()) }
             guard requested == -EEXIST else { return .failure(.requestName(name: name, errno: -requested)) }
-            return .failure(NameOwnerLookup.describe(name: name, bus: bus))
+            return .failure(NameOwnerLookup.describe(name: name, bus: bus, replacing: replace))
         }
         guard let result else { throw .stopped }
         try result.get()

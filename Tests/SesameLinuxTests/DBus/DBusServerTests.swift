@@ -179,18 +179,28 @@ struct DBusServerTests {
             try await second.requestName("org.example.Owned", replace: false)
             Issue.record("the second request should have failed")
         } catch {
-            guard case .nameOwned(let name, let owner, let pid, _) = error else {
+            guard case .nameOwned(let name, let owner, let pid, _, let replacing) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }
             #expect(name == "org.example.Owned")
             #expect(owner == first.uniqueName)
             #expect(pid == UInt32(getpid()))
-            #expect(error.description.contains("--replace"))
+            #expect(!replacing && error.description.contains("--replace"))
         }
         // The first allows replacement, so --replace takes it.
         try await second.requestName("org.example.Owned", replace: true)
         await first.stop()
         await second.stop()
+    }
+
+    @Test("SPEC D10: refused after --replace, the error names the holder and the way that works (setup, or stopping it), never --replace again")
+    func replaceRefusedMessage() {
+        let refused = DBusServerError.nameOwned(name: "org.freedesktop.secrets", owner: ":1.7", pid: 4242,
+                                                executable: "/usr/bin/gnome-keyring-daemon", replacing: true)
+        #expect(!refused.description.contains("--replace"), "\(refused.description)")
+        #expect(refused.description.contains("kill 4242") && refused.description.contains("sesame setup secret-service"), "\(refused.description)")
+        let first = DBusServerError.nameOwned(name: "org.freedesktop.secrets", owner: ":1.7", pid: nil, executable: nil, replacing: false)
+        #expect(first.description.contains("--replace"))
     }
 }

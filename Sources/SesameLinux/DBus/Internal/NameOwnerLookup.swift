@@ -10,7 +10,7 @@ import Musl
 /// Names the connection that owns a well-known name, for the error a user
 /// sees when another provider holds `org.freedesktop.secrets`.
 enum NameOwnerLookup {
-    static func describe(name: String, bus: OpaquePointer) -> DBusServerError {
+    static func describe(name: String, bus: OpaquePointer, replacing: Bool) -> DBusServerError {
         let owner = stringCall(bus, member: "GetNameOwner", argument: name) ?? "another connection"
         var pid: UInt32?
         if owner.hasPrefix(":"), let reply = call(bus, member: "GetConnectionUnixProcessID", argument: owner) {
@@ -18,7 +18,8 @@ enum NameOwnerLookup {
             if sesame_sdbus_read_basic(reply, CChar(bitPattern: UInt8(ascii: "u")), &value) > 0 { pid = value }
             sesame_sdbus_message_unref(reply)
         }
-        return .nameOwned(name: name, owner: owner, pid: pid, executable: pid.flatMap { ProcessExecutable.path(of: Int32(bitPattern: $0)) })
+        return .nameOwned(name: name, owner: owner, pid: pid, executable: pid.flatMap { ProcessExecutable.path(of: Int32(bitPattern: $0)) },
+                          replacing: replacing)
     }
 
     private static func call(_ bus: OpaquePointer, member: String, argument: String) -> OpaquePointer? {
