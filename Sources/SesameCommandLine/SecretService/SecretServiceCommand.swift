@@ -66,6 +66,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             throw CommandFailure(status: .notAvailable, message: error.message)
         }
         StandardError.write("sesame: serving \(SecretServiceServer.busName) as \(server.uniqueName)\n")
+        StartupPages.release()
         let reason = await server.waitUntilFinished()
         await server.stop()
         StandardError.write("sesame: secret-service stopped: \(reason)\n")
