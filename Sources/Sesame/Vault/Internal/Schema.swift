@@ -122,7 +122,10 @@ enum Schema {
                     PRIMARY KEY (subject, token)
                 );
                 """)
-            try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("4".utf8)])
+            // A main-line format 5 file (v5 merged before v4) gets v4 after v5: it stays format 5.
+            if try formatRecorded(db) < 4 {
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("4".utf8)])
+            }
         }
         // Format 5: a protected key's constraints (SPEC D8, `ssh-add -t`/`-c`)
         // are stored with it, sealed and covered by its row's MAC, so they
@@ -233,8 +236,10 @@ enum Schema {
     /// - Throws: ``VaultError`` `tampered`.
     static func checkStructure(_ db: Database, format: Int, path: String) throws {
         let applied = Set(try appliedMigrations(db))
+        let attemptClockLater = isMainLineFormat5(format: format, applied: applied)
         for identifier in identifiers {
             guard let brings = Self.format(of: identifier) else { continue }
+            if attemptClockLater && identifier == attemptClockMigration { continue }
             if brings <= format, !applied.contains(identifier) {
                 throw VaultError(.tampered, "\(path) claims format \(format) but lacks its migration \(identifier): its schema was rolled back by hand. Sesame does not repair it")
             }
@@ -244,7 +249,7 @@ enum Schema {
         }
         let tables: [(name: String, since: Int)] = [("attempt", 2), ("key", 3), ("attempt_in_flight", 4),
                                                     ("collection", 7), ("collection_alias", 7), ("attribute_index", 7)]
-        for table in tables where format >= table.since {
+        for table in tables where format >= table.since && !(attemptClockLater && table.name == "attempt_in_flight") {
             guard try db.tableExists(table.name) else {
                 throw VaultError(.tampered, "\(path) claims format \(format) but has no \(table.name) table: it was dropped by hand. Sesame does not repair it")
             }
@@ -254,6 +259,21 @@ enum Schema {
                 throw VaultError(.tampered, "\(path) claims format \(format) but its \(table) table is laid out for another one: it was edited by hand")
             }
         }
+    }
+
+    static let attemptClockMigration = "v4-attempt-clock"
+
+    /// A genuine history, not a rollback: on the main line v5-key-constraints
+    /// was merged (aff17b9) before v4-attempt-clock (7f1c5a3), so vaults of
+    /// that time record format 5 with v1, v2, v3 and v5 only. Their v4 runs
+    /// at the next migration, after v5, and leaves the format at 5.
+    static func isMainLineFormat5(format: Int, applied: Set<String>) -> Bool {
+        format == 5 && applied.contains("v5-key-constraints") && !applied.contains(attemptClockMigration)
+    }
+
+    /// `meta.format` as the file records it (0 when unreadable).
+    static func formatRecorded(_ db: Database) throws -> Int {
+        try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
     /// Stores the MAC of `format` and the applied migrations (plus `adding`,
