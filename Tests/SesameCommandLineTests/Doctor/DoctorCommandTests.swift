@@ -60,9 +60,13 @@ struct DoctorCommandTests {
         try await place.createVault()
         #expect(try await place.sesame(["setup", "ssh-agent"]).status == 0)
         let openssh = place.file("openssh.sock")
-        let started = try await SesameBinary.run(["-a", openssh], environment: place.environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-agent"))
-        let opensshPid = try #require(started.stdout.split(separator: "SSH_AGENT_PID=").last.flatMap { Int32($0.prefix { $0.isNumber }) })
-        defer { kill(opensshPid, SIGTERM) }
+        // OpenSSH's agent in the foreground (-D), kept by the harness: a daemonized one outlives the
+        // process that started it, which Foundation's Process then never reaps.
+        let harness = try await PrivateSessionBus.start()
+        defer { harness.stop() }
+        let opensshAgent = try await harness.startDaemon("/usr/bin/ssh-agent", ["-D", "-a", openssh], log: "ssh-agent.log")
+        defer { opensshAgent.stop() }
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: openssh) { try await Task.sleep(for: .milliseconds(20)) }
         var environment = place.environment
         environment["SSH_AUTH_SOCK"] = openssh
         let foreign = try await SesameBinary.run(["doctor", "--json"], environment: environment)
