@@ -6,7 +6,7 @@ import Foundation
 /// A daemon's start (parsing arguments, opening the vault, deriving keys)
 /// runs code that serving never runs again, and the statically linked
 /// binary keeps every page of it resident: about 20 MB of the Secret
-/// Service's 33 MB (docs/PERFORMANCE.md, issue 35). Once serving, the
+/// Service's 33 MB (docs/PERFORMANCE.md, "the installed binary, activation and memory"). Once serving, the
 /// binary's code is handed back (`MADV_DONTNEED` on its `r-xp` mapping):
 /// clean file pages, still in the page cache, and the ones serving needs
 /// come back on first use as minor faults. Only the code: the read-only
