@@ -34,19 +34,6 @@ done
 command -v chrpath >/dev/null 2>&1 || command -v patchelf >/dev/null 2>&1 \
     || die "needs chrpath or patchelf to drop the binary's RUNPATH (apt install chrpath)"
 
-if [ -z "${SESAME_BINARY:-}" ]; then
-    command -v swift >/dev/null 2>&1 || die "needs a Swift 6.1+ toolchain (swift.org/install)"
-    scratch=${SCRATCH:-"$root/.build-install"}
-    say "building the release sesame (static Swift standard library) in $scratch"
-    (cd "$root" && swift build -c release --product sesame --scratch-path "$scratch" \
-        --static-swift-stdlib -Xlinker --gc-sections) >&2
-    SESAME_BINARY="$scratch/release/sesame"
-fi
-if [ ! -f "$SESAME_BINARY" ] || [ ! -x "$SESAME_BINARY" ]; then die "no sesame binary at $SESAME_BINARY"; fi
-
-# "0.1.0" or "sesame 0.2.0 (vault format 7)": the first x.y.z.
-version=$("$SESAME_BINARY" --version | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1) || true
-[ -n "$version" ] || die "'$SESAME_BINARY --version' printed no x.y.z version"
 arch=$(dpkg --print-architecture)
 # Reproducible dates: the commit's time, unless the caller set one.
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
@@ -60,12 +47,17 @@ trap 'exit 1' INT TERM HUP
 stage=$work/root
 mkdir -m 0755 "$stage"
 
-DESTDIR=$stage PREFIX=/usr SESAME_BINARY=$SESAME_BINARY sh "$root/scripts/install.sh"
+# install.sh builds the release binary unless SESAME_BINARY names one: one build command.
+DESTDIR=$stage PREFIX=/usr sh "$root/scripts/install.sh"
+
+# "0.1.0" or "0.2.0 (vault format 7)": the first x.y.z.
+version=$("$stage/usr/bin/sesame" --version | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -n 1) || true
+[ -n "$version" ] || die "'sesame --version' printed no x.y.z version"
 
 # Only the static build belongs in a package: no Swift runtime to depend
 # on, and no RUNPATH (install.sh drops the $ORIGIN one such a build has).
 if readelf -d "$stage/usr/bin/sesame" | grep -Eq '\((RPATH|RUNPATH)\)|NEEDED.*libswift'; then
-    die "$SESAME_BINARY is not a --static-swift-stdlib build (it has a RUNPATH or needs libswift*)"
+    die "${SESAME_BINARY:-the release build} is not a --static-swift-stdlib build (it has a RUNPATH or needs libswift*)"
 fi
 
 # Debian policy 12.1: man pages compressed with gzip -9 (-n: no name or date).
