@@ -7,6 +7,7 @@ import Darwin
 import Foundation
 import Sesame
 import Subprocess
+import Synchronization
 #if canImport(System)
 import System
 #else
@@ -62,7 +63,7 @@ enum MaskedCommand {
         async let copiedOutput: Void = copying(from: outputRead, to: 1, masker: OutputMasker(secrets: secrets), exited: exited)
         async let copiedError: Void = copying(from: errorRead, to: 2, masker: OutputMasker(secrets: secrets), exited: exited)
         let status = await start(command, output: outputWrite, error: errorWrite)
-        forwardedChild = 0
+        forwardedChild.store(0, ordering: .sequentiallyConsistent)
         exited.set()
         _ = await (copiedOutput, copiedError)
         return status
@@ -73,6 +74,10 @@ enum MaskedCommand {
     private static func start(_ command: [String], output: Int32, error: Int32) async -> Status {
         var environment = InheritedEnvironment.entries()
         defer { for index in environment.indices { wipe(&environment[index]) } }
+        // Before the spawn: the command may print (and its caller signal
+        // sesame) before the spawn's closure runs; a signal that comes while
+        // the pid is not yet known waits in `pendingSignal`.
+        for forwarded in [SIGTERM, SIGHUP] { signal(forwarded, forwardSignal) }
         do {
             let result = try await Subprocess.run(
                 // As posix_spawnp: a name is looked up in PATH, a path is used as it is.
@@ -86,10 +91,10 @@ enum MaskedCommand {
                 output: .fileDescriptor(FileDescriptor(rawValue: output), closeAfterSpawningProcess: true),
                 error: .fileDescriptor(FileDescriptor(rawValue: error), closeAfterSpawningProcess: true)
             ) { execution in
-                forwardedChild = execution.processIdentifier.value
-                for forwarded in [SIGTERM, SIGHUP] {
-                    signal(forwarded) { number in if forwardedChild > 0 { kill(forwardedChild, number) } }
-                }
+                let child = execution.processIdentifier.value
+                forwardedChild.store(child, ordering: .sequentiallyConsistent)
+                let pending = pendingSignal.exchange(0, ordering: .sequentiallyConsistent)
+                if pending != 0 { kill(child, pending) }
             }
             return switch result.terminationStatus {
             case .exited(let code): Status(code: code)
@@ -164,7 +169,23 @@ enum MaskedCommand {
 
 /// The pid SIGTERM and SIGHUP are passed on to while the command runs; a
 /// signal handler cannot capture, so it reads this.
-nonisolated(unsafe) private var forwardedChild: pid_t = 0
+private let forwardedChild = Atomic<pid_t>(0)
+
+/// A signal that came before the command's pid was known. The handler
+/// stores it before it reads the pid and the spawn stores the pid before it
+/// takes the signal, so whichever comes second delivers it, exactly once.
+private let pendingSignal = Atomic<Int32>(0)
+
+/// Passes SIGTERM or SIGHUP on to the command (lock-free atomics only: it
+/// runs in a signal handler).
+private func forwardSignal(_ number: Int32) {
+    pendingSignal.store(number, ordering: .sequentiallyConsistent)
+    let child = forwardedChild.load(ordering: .sequentiallyConsistent)
+    guard child > 0 else { return }
+    if pendingSignal.compareExchange(expected: number, desired: 0, ordering: .sequentiallyConsistent).exchanged {
+        kill(child, number)
+    }
+}
 
 /// Set once the command has exited, read by the copying threads.
 private final class ExitFlag: @unchecked Sendable {
