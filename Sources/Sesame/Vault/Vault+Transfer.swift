@@ -11,6 +11,16 @@ extension Vault {
     /// (SPEC D7: a private key never leaves), "ThisDeviceOnly" items, `biometryCurrentSet` items whose enrolment changed, and
     /// `applicationPassword` items without the right password on `context`.
     ///
+    /// Where nothing on this machine can ask the owner (no fingerprint
+    /// reader and no PAM service: `deviceOwner` fails with `passcodeNotSet`,
+    /// as on a vault that a vault passcode alone protects), the export goes
+    /// on without that check and carries only what opening the vault already
+    /// gives: the items without an access control, and `applicationPassword`
+    /// items whose password is on `context`. Every other item is listed as
+    /// needing the owner. The check can therefore be skipped only where it
+    /// guards nothing that ``item(service:account:context:)`` would not hand
+    /// out without it.
+    ///
     /// - Parameters:
     ///   - passphrase: Protects the file; choose a long one.
     ///   - cost: The scrypt cost for the passphrase.
@@ -24,8 +34,14 @@ extension Vault {
         passphrase: SecretBytes, cost: ScryptCost = .standard, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> TransferReport {
         let context = context ?? makeContext()
+        // What the owner's answer lets the export open: every factor, or,
+        // where nothing can ask, only what needs no owner.
+        let satisfied: Set<AccessControl.Flag>
         do throws(AuthenticationError) {
             try await context.evaluate(.deviceOwner, localizedReason: operationPrompt)
+            satisfied = Set(AccessControl.Flag.allCases)
+        } catch where error.code == .passcodeNotSet {
+            satisfied = [.applicationPassword]
         } catch {
             throw VaultError(authentication: error, item: "Exporting the vault")
         }
@@ -48,9 +64,13 @@ extension Vault {
                 continue
             }
             do throws(VaultError) {
+                guard wrappings.contains(where: { $0.factors.isSubset(of: satisfied) }) else {
+                    skipped.append(.init(service: row.service, account: row.account, reason: Self.ownerCannotBeAsked))
+                    continue
+                }
                 let key = try await unwrapItemKey(
                     row, accessControl: attributes.accessControl, accessibility: attributes.accessibility, wrappings: wrappings,
-                    satisfied: attributes.accessControl.flags, domainState: context.domainState, context: context)
+                    satisfied: attributes.accessControl.flags.intersection(satisfied), domainState: context.domainState, context: context)
                 let value = try open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")
                 entries.append(ExportFile.Entry(
                     service: row.service, account: row.account, label: row.label, accessibility: row.accessibility,
@@ -67,6 +87,11 @@ extension Vault {
         for index in entries.indices { wipe(&entries[index].value) }
         return TransferReport(file: file, transferred: entries.count, skipped: skipped)
     }
+
+    /// Why an export left out an item that needs the owner on a machine
+    /// that cannot ask.
+    static let ownerCannotBeAsked = "needs the owner (a fingerprint or the login password), and nothing on this machine can ask: "
+        + "no fingerprint reader and no PAM service"
 
     /// Imports an export file. Never prompts; existing items are never
     /// overwritten (they are listed as skipped).

@@ -32,6 +32,33 @@ struct VaultTransferTests {
         #expect(try await target.read("portable") == "p-value")
     }
 
+    @Test("SPEC D2: where nothing can ask the owner (no reader, no PAM service), export carries what opening the vault gives and names the rest")
+    func exportWhereNothingCanAsk() async throws {
+        let source = try await TestVault(slots: [.passcode(SecretBytes(utf8: "vault pass"), cost: .testing)])
+        try await source.add("plain", "p-value")
+        try await source.add("finger", "f-value", accessControl: .userPresence)
+        let withPassword = source.context()
+        withPassword.setCredential(SecretBytes(utf8: "app pw"), type: .applicationPassword)
+        try await source.add("app", "a-value", accessControl: .applicationPassword, context: withPassword)
+        // Now a vault passcode alone protects it: no reader, no login password.
+        source.sensor.unplug()
+        source.machine.devicePasscode.set(nil)
+
+        let context = source.context()
+        context.setCredential(SecretBytes(utf8: "app pw"), type: .applicationPassword)
+        let report = try await source.vault.export(passphrase: SecretBytes(utf8: "pp"), cost: .testing, operationPrompt: "Back up", context: context)
+        #expect(report.transferred == 2)
+        #expect(report.skipped.map(\.account) == ["finger"])
+        #expect(report.skipped.first?.reason.contains("nothing on this machine can ask") == true, "\(report.skipped)")
+
+        let target = try await TestVault(machine: TestMachine(devicePasscode: nil, withSensor: false),
+                                         slots: [.passcode(SecretBytes(utf8: "other"), cost: .testing)])
+        let imported = try await target.vault.importItems(from: report.file, passphrase: SecretBytes(utf8: "pp"), context: context)
+        #expect(imported.transferred == 2 && imported.skipped.isEmpty, "\(imported.skipped)")
+        #expect(try await target.read("plain") == "p-value")
+        #expect(try await target.read("app", context: context) == "a-value")
+    }
+
     @Test("Import refuses damaged files and wrong passphrases clearly, importing nothing")
     func damaged() async throws {
         let source = try await TestVault()
