@@ -53,8 +53,8 @@ struct HelpTopicTests {
         }
     }
 
-    @Test("Issue 8: the committed man page documents every command `sesame --help` lists (regenerate it when one is added)")
-    func manPageIsCurrent() async throws {
+    @Test("Issue 8: the hand-written man page has a section for every command `sesame --help` lists")
+    func manPageHasEveryCommand() async throws {
         let help = try await SesameBinary.run(["--help"], environment: environment)
         let listing = help.stdout.components(separatedBy: "SUBCOMMANDS:").last ?? ""
         let commands = listing.split(separator: "\n").compactMap { line -> String? in
@@ -67,8 +67,10 @@ struct HelpTopicTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let manual = try String(contentsOf: root.appendingPathComponent("docs/man/sesame.1"), encoding: .utf8)
+        // Each command is a subsection of COMMANDS whose heading line is
+        // exactly `.Ss sesame COMMAND`.
         for command in commands {
-            #expect(manual.contains(".It Em \(command)\n"), "docs/man/sesame.1 lacks \(command): swift package generate-manual --configuration debug, copy its sesame.1 there, then sed -i 's/^$/.Pp/' (groff warns on empty lines)")
+            #expect(manual.contains(".Ss sesame \(command)\n"), "docs/man/sesame.1 lacks \(command): docs/man/sesame.1 is written by hand; add a section for the new command (`.Ss sesame \(command)` under COMMANDS, then mandoc -T lint -W warning and groff -ww -mandoc -z on it)")
         }
     }
 }
