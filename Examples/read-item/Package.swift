@@ -10,6 +10,11 @@ let sesame = URL(fileURLWithPath: #filePath)
 
 let package = Package(
     name: "read-item",
+    // The one line that differs from an app's own manifest: this example
+    // depends on Sesame by path, on the checkout it lives in, so it always
+    // builds against the code beside it. An app depends on the release:
+    //     .package(url: "https://github.com/sesame-swift/sesame.git", from: "0.2.0")
+    // and names the package "sesame" in its `.product(name:package:)` lines.
     dependencies: [.package(path: "../..")],
     targets: [
         .executableTarget(
