@@ -46,7 +46,7 @@ struct AuthenticateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Accept a fingerprint match from the last SECONDS (0…300) without prompting, also one made by an earlier sesame.",
         discussion: "The match is kept in the kernel user keyring; `sesame lock` ends the window.", valueName: "seconds"))
-    var reuse: Double = 0
+    var reuse: Int = 0
 
     @Flag(help: "Fail with exit code 10 instead of prompting.")
     var noInteraction = false
@@ -54,8 +54,17 @@ struct AuthenticateCommand: AsyncParsableCommand {
     @Option(help: "The PAM service that checks the login password.")
     var pamService = "sesame"
 
+    @Flag(help: "Print {\"authenticated\": true, \"policy\": …} on success, and errors as {\"error\": …}, on standard output.")
+    var json = false
+
+    /// What `--json` prints when the owner proved they are here.
+    private struct Document: Encodable {
+        var authenticated = true
+        var policy: String
+    }
+
     func validate() throws {
-        guard (0...AuthenticationContext.maximumReuseDuration).contains(reuse) else {
+        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
             throw ValidationError("--reuse must be between 0 and 300 seconds")
         }
     }
@@ -66,7 +75,7 @@ struct AuthenticateCommand: AsyncParsableCommand {
         if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
         #endif
         let context = AuthenticationContext(machine.authenticators)
-        context.reuseDuration = reuse
+        context.reuseDuration = TimeInterval(reuse)
         context.interactionNotAllowed = noInteraction
         // Ctrl-C outside the prompt's raw input (which reads it as Cancel)
         // still cancels cleanly: the reader is released and the exit code is 5.
@@ -78,8 +87,11 @@ struct AuthenticateCommand: AsyncParsableCommand {
         do throws(AuthenticationError) {
             try await context.evaluate(policy.policy, localizedReason: reason)
         } catch {
-            throw CommandFailure(error)
+            var failure = CommandFailure(error)
+            failure.json = json
+            throw failure
         }
+        if json { print(JSONOutput.encode(Document(policy: policy.rawValue))) }
     }
 }
 

@@ -20,7 +20,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .success: "ok"
         case .failure: "error (the message says which)"
         case .usage: "usage: an unknown option, a missing argument, a value that does not parse"
-        case .notFound: "no such item"
+        case .notFound: "no such item, or no vault at the path"
         case .authenticationFailed: "authentication failed: not recognised, a wrong passcode or password"
         case .cancelled: "cancelled: Cancel, Ctrl-C, or the context was invalidated"
         case .lockedOut: "locked out: too many failures; the message says until when"

@@ -44,6 +44,13 @@ struct AuthenticateReuseTests {
         // With no window asked for, the same match is not used.
         let strict = try await SesameBinary.run(["authenticate", "--policy", "biometrics", "--no-interaction"], environment: environment)
         #expect(strict.status == 10)
+        // --json says the same on standard output: the answer, or the error with its code.
+        let answered = try await SesameBinary.run(reuse + ["--json"], environment: environment)
+        let answer = try #require(JSONSerialization.jsonObject(with: answered.output) as? [String: Any], "\(answered.stdout)")
+        #expect(answered.status == 0 && answer["authenticated"] as? Bool == true && answer["policy"] as? String == "biometrics")
+        let refused = try await SesameBinary.run(["authenticate", "--policy", "biometrics", "--no-interaction", "--json"], environment: environment)
+        let refusal = try #require(JSONSerialization.jsonObject(with: refused.output) as? [String: Any], "\(refused.stdout)")
+        #expect(refused.status == 10 && (refusal["error"] as? [String: Any])?["code"] as? Int == 10)
 
         let status = try await SesameBinary.run(["status", "--json"], environment: environment)
         let report = try #require(JSONSerialization.jsonObject(with: status.output) as? [String: Any])

@@ -27,7 +27,7 @@ struct StatusCommandTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("fingerprint      not available: cannot connect to the system bus") == true)
-        #expect(lines.contains { $0.hasPrefix("device passcode  ") })
+        #expect(lines.contains { $0.hasPrefix("login password  ") })
         #expect(lines.contains { $0.hasPrefix("vault passcode   not set") })
         #expect(lines.contains { $0.hasPrefix("attempts         \(home)/.local/state/sesame/attempts.json") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).isEmpty, "status never writes")

@@ -80,10 +80,11 @@ struct VaultCommandsTests: VaultHomeSuite {
         #expect(try await sesame(["rm", "api-token", "--service", "deploy"]).status == 3)
 
         let missingJSON = try await sesame(["ls", "--json", "--vault", home + "/none/vault.sqlite"])
-        #expect(missingJSON.status == 1)
+        // A missing vault is "not found" (exit 3), as `help exit-codes` says.
+        #expect(missingJSON.status == 3)
         let error = try #require((try json(missingJSON) as? [String: Any])?["error"] as? [String: Any])
-        #expect(error["code"] as? Int == 1)
-        #expect(error["status"] as? String == "failure")
+        #expect(error["code"] as? Int == 3)
+        #expect(error["status"] as? String == "notFound")
         #expect((error["message"] as? String)?.contains("sesame init") == true)
     }
 

@@ -130,7 +130,7 @@ extension AuthenticationError.Code {
         case .userCancel: "Authentication was cancelled by the user"
         case .userFallback: "The user chose the fallback instead of biometrics"
         case .systemCancel: "Authentication was cancelled by the system"
-        case .passcodeNotSet: "No passcode is set"
+        case .passcodeNotSet: "The login password (the device passcode) cannot be checked"
         case .biometryNotAvailable: "Biometrics is not available"
         case .biometryNotEnrolled: "No biometric is enrolled"
         case .biometryLockout: "Biometrics is locked out after too many failed attempts; the device passcode is required"

@@ -93,7 +93,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
                                      log: { StandardError.write($0 + "\n") })
             ) {
                 let context = AuthenticationContext(authenticators)
-                context.reuseDuration = reuse
+                context.reuseDuration = TimeInterval(reuse)
                 context.interactionNotAllowed = noInteraction
                 return context
             }

@@ -68,7 +68,7 @@ struct Doctor: Sendable {
             checks.append(DoctorCheck("pam", .ok, "the login password is checked through the PAM service '\(pam.service ?? pamService)'"))
         } else {
             checks.append(DoctorCheck("pam", .warning, pam.reason ?? "no PAM service",
-                                      fix: "printf 'auth include common-auth\\naccount include common-account\\n' | sudo tee /etc/pam.d/\(pamService)"))
+                                      fix: "printf 'auth required pam_unix.so\\naccount required pam_unix.so\\n' | sudo tee /etc/pam.d/\(pamService)"))
         }
         return checks
     }

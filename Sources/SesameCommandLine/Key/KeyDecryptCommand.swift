@@ -8,7 +8,7 @@ struct KeyDecryptCommand: AsyncParsableCommand {
         abstract: "Decrypt standard input (ECIES) with an x25519 or p256-agreement key.",
         discussion: """
             The ciphertext is Apple's eciesEncryptionCofactorVariableIVX963SHA256AESGCM shape: the \
-            sender's ephemeral public key, the AES-GCM ciphertext and its 16-byte tag (see the README). \
+            sender's ephemeral public key, the AES-GCM ciphertext and its 16-byte tag (see sesame(1), key decrypt). \
             `sesame key encrypt` and SecKeyCreateEncryptedData make it. Exit 4 when it does not decrypt.
             """
     )

@@ -19,7 +19,7 @@ struct CurrentPasscodeVault {
     static func open(_ options: VaultOptions) async throws -> CurrentPasscodeVault {
         let path = options.path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+            throw CommandFailure.noVault(at: path)
         }
         let machine = try options.machine()
         let current = try await options.passcode(prompt: "Current vault passcode")

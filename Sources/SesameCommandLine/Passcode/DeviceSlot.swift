@@ -23,7 +23,7 @@ enum DeviceSlot {
         } catch where error.status == .locked {
             throw CommandFailure(status: .notAvailable, message: "\(forWhat) opens the vault with this device's key: \(error.message)")
         } catch where error.status == .ioError && !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+            throw CommandFailure.noVault(at: path)
         } catch {
             throw CommandFailure(error)
         }

@@ -85,7 +85,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds)
         ) {
             let context = AuthenticationContext(authenticators)
-            context.reuseDuration = reuse
+            context.reuseDuration = TimeInterval(reuse)
             context.interactionNotAllowed = noInteraction
             return context
         }

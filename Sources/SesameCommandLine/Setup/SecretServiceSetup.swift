@@ -23,7 +23,7 @@ struct SecretServiceSetup {
     func run(_ record: inout SetupRecord) async throws {
         let environment = steps.environment
         guard FileManager.default.fileExists(atPath: options.path) else {
-            throw CommandFailure(status: .notFound, message: "there is no vault at \(options.path): create it with `sesame init` first")
+            throw CommandFailure.noVault(at: options.path)
         }
         let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
         let owner = address.isEmpty ? nil : try await SecretServiceProvider.current(address: address)

@@ -18,7 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(help: "The PAM service that checks the device passcode.")
+    @Option(help: "The PAM service that checks the login password.")
     var pamService = "sesame"
 
     @Option(name: .customLong("vault"), help: ArgumentHelp(

@@ -79,7 +79,7 @@ struct StatusReport: Encodable {
             }
         } else {
             devicePasscode.reasonCode = UnavailableReason.Kind.unsupportedPlatform.rawValue
-            devicePasscode.reason = "No device passcode backend on this platform"
+            devicePasscode.reason = "No login password backend on this platform"
         }
 
         // The vault passcode's attempt record (SPEC E3, E5), read without counting anything.
@@ -117,7 +117,7 @@ struct StatusReport: Encodable {
         if let enrolled = fingerprint.enrolled, !enrolled.isEmpty {
             row("", "enrolled: " + enrolled.joined(separator: ", "))
         }
-        row("device passcode", describe(devicePasscode))
+        row("login password", describe(devicePasscode))
         if let service = devicePasscode.service { row("", "PAM service: " + service) }
         row("vault passcode", describe(appPasscode))
         if let failures = appPasscode.consecutiveFailures {

@@ -33,6 +33,11 @@ extension CommandFailure {
         self.init(status: status, message: error.message)
     }
 
+    /// There is no vault at `path`: exit 3 ("not found"), as for an item.
+    static func noVault(at path: String) -> CommandFailure {
+        CommandFailure(status: .notFound, message: "there is no vault at \(path); create one with `sesame init`")
+    }
+
     /// Any error a vault command can end with.
     init(any error: any Error) {
         switch error {

@@ -37,10 +37,10 @@ struct VaultOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Accept a fingerprint match from the last N seconds (0…300) without prompting.",
         discussion: "The match is kept in the kernel user keyring; `sesame lock` ends the window.", valueName: "N"))
-    var reuse: Double = 0
+    var reuse: Int = 0
 
     func validate() throws {
-        guard (0...AuthenticationContext.maximumReuseDuration).contains(reuse) else {
+        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
             throw ValidationError("--reuse must be between 0 and 300 seconds")
         }
         for (name, descriptor) in [("--passcode-fd", passcodeFD), ("--password-fd", passwordFD)] {
@@ -93,7 +93,7 @@ struct VaultOptions: ParsableArguments {
     func context(_ machine: Machine) -> AuthenticationContext {
         let context = AuthenticationContext(machine.authenticators)
         context.interactionNotAllowed = noInteraction
-        context.reuseDuration = reuse
+        context.reuseDuration = TimeInterval(reuse)
         Interrupt.cancel(context)
         return context
     }
@@ -141,7 +141,7 @@ struct VaultOptions: ParsableArguments {
     func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure(status: .failure, message: "there is no vault at \(path); create one with `sesame init`")
+            throw CommandFailure.noVault(at: path)
         }
         if passcodeFD == nil {
             do throws(VaultError) {

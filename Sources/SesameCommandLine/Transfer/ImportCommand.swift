@@ -24,7 +24,13 @@ struct ImportCommand: AsyncParsableCommand {
             same service and name exists (a conflict: the vault's item is kept), and anything else skipped, \
             with the reason. A wrong passphrase exits 4; a damaged or altered file exits 9 and imports nothing.
 
-            With --from-secret-service instead of FILE, every item of the Secret Service provider running on             the session bus (gnome-keyring, KWallet's bridge, KeePassXC) is copied into the vault's Secret Service             collections, with its label, attributes and dates: a collection of the same label (created when             missing; the provider's default collection becomes the vault's). Nothing is deleted or changed on the             provider. An item equal by attributes to one copied before is replaced, so importing twice adds             nothing. Locked items are unlocked through the provider's own prompt, or skipped with             --no-interaction; standard error (or --json) reports, per collection, what was copied and skipped.
+            With --from-secret-service instead of FILE, every item of the Secret Service provider running on the session \
+            bus (gnome-keyring, KWallet's bridge, KeePassXC) is copied into the vault's Secret Service collections, with \
+            its label, attributes and dates: a collection of the same label (created when missing; the provider's default \
+            collection becomes the vault's). Nothing is deleted or changed on the provider. An item equal by attributes to \
+            one copied before is replaced, so importing twice adds nothing. Locked items are unlocked through the \
+            provider's own prompt, or skipped with --no-interaction; standard error (or --json) reports, per collection, \
+            what was copied and skipped.
             """
     )
 

@@ -106,7 +106,7 @@ public struct PAMPasscodeVerifier: DevicePasscodeVerifier {
             let path = PAMServiceFile.expectedPath(service: service, configDirectory: directory)
             return .unavailable(UnavailableReason(
                 .notConfigured,
-                "PAM service '\(service)' is not configured: create \(path) (see README)"
+                "PAM service '\(service)' is not configured: create \(path) (see sesame(1), FILES)"
             ))
         }
         return availability

@@ -73,4 +73,38 @@ struct HelpTopicTests {
             #expect(manual.contains(".Ss sesame \(command)\n"), "docs/man/sesame.1 lacks \(command): docs/man/sesame.1 is written by hand; add a section for the new command (`.Ss sesame \(command)` under COMMANDS, then mandoc -T lint -W warning and groff -ww -mandoc -z on it)")
         }
     }
+
+    /// The subcommands a `--help` page lists, as full argument paths.
+    private func subcommands(of path: [String]) async throws -> [[String]] {
+        let page = try await SesameBinary.run(path + ["--help"], environment: environment)
+        guard let listing = page.stdout.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
+        return listing.split(separator: "\n").compactMap { line -> [String]? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first, name != "See" else { return nil }
+            return path + [String(name)]
+        }
+    }
+
+    @Test("Every command's help: no run of spaces inside a sentence, integer defaults shown as integers")
+    func helpTextIsClean() async throws {
+        var pending = try await subcommands(of: [])
+        var seen = 0
+        while let path = pending.popLast() {
+            seen += 1
+            pending += try await subcommands(of: path)
+            let page = try await SesameBinary.run(path + ["--help"], environment: environment + ["COLUMNS": "100"])
+            #expect(page.status == 0, "\(path): \(page.stderr)")
+            // The overview and discussion come before USAGE; the option
+            // columns after it are aligned with spaces on purpose.
+            let prose = page.stdout.components(separatedBy: "USAGE:").first ?? ""
+            for line in prose.split(separator: "\n") where !line.hasPrefix(" ") {
+                #expect(line.range(of: #"\S {2,}\S"#, options: .regularExpression) == nil, "sesame \(path.joined(separator: " ")): \(line)")
+            }
+            #expect(page.stdout.range(of: #"default: \d+\.0\)"#, options: .regularExpression) == nil, "sesame \(path.joined(separator: " "))")
+        }
+        #expect(seen >= 30, "walked \(seen) commands")
+    }
+}
+
+private func + (left: [String: String], right: [String: String]) -> [String: String] {
+    left.merging(right) { $1 }
 }

@@ -20,7 +20,7 @@ struct PAMUnavailableTests {
 
         let expected = UnavailableReason(
             .notConfigured,
-            "PAM service 'sesame-missing' is not configured: create \(environment.configDirectory)/sesame-missing (see README)"
+            "PAM service 'sesame-missing' is not configured: create \(environment.configDirectory)/sesame-missing (see sesame(1), FILES)"
         )
         #expect(await verifier.currentState() == .notSet(expected))
         #expect(await verifier.verify(using: conversation) == .unavailable(expected))
@@ -33,7 +33,7 @@ struct PAMUnavailableTests {
         let verifier = PAMPasscodeVerifier(configuration: try .init(service: "sesame-nonexistent", user: "root"))
         let expected = UnavailableReason(
             .notConfigured,
-            "PAM service 'sesame-nonexistent' is not configured: create /etc/pam.d/sesame-nonexistent (see README)"
+            "PAM service 'sesame-nonexistent' is not configured: create /etc/pam.d/sesame-nonexistent (see sesame(1), FILES)"
         )
         #expect(await verifier.currentState() == .notSet(expected))
     }
