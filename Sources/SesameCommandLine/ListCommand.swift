@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         _superCommandName: SesameCommand.name,
-        abstract: "List the items: service, name, access and accessibility; never values."
+        abstract: "List the items in a table: service, name, label, access and accessibility; never values (--json for scripts)."
     )
 
     @OptionGroup var options: VaultOptions
@@ -34,6 +34,18 @@ struct ListCommand: AsyncParsableCommand {
         var modified: Date
     }
 
+    /// `rows` in columns two spaces apart, each line without trailing spaces.
+    static func table(_ rows: [[String]]) -> String {
+        let widths = rows.reduce(into: [Int](repeating: 0, count: rows.first?.count ?? 0)) { widths, row in
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }.joined()
+        }.joined(separator: "\n") + "\n"
+    }
+
     func run() async throws {
         try await reporting(json: json) {
             let machine = try options.machine()
@@ -48,12 +60,15 @@ struct ListCommand: AsyncParsableCommand {
                 print(JSONOutput.encode(entries))
                 return
             }
-            // Tab-separated: stable for `cut` and `awk`, readable enough. Names
-            // are escaped (SPEC D9): a tab in one cannot shift the columns, an
-            // escape sequence cannot reach the terminal.
-            for entry in entries {
-                print([entry.service, entry.name, entry.access, entry.accessibility].map { $0.escapingControlCharacters() }.joined(separator: "\t"))
+            guard !entries.isEmpty else { return }
+            // Escaped (SPEC D9): a tab or newline in a name cannot shift the
+            // columns, an escape sequence cannot reach the terminal. Scripts
+            // read --json; this is for people.
+            let rows = entries.map { entry in
+                [entry.service, entry.name, entry.label.flatMap { $0.isEmpty ? nil : $0 } ?? "-", entry.access, entry.accessibility]
+                    .map { $0.escapingControlCharacters() }
             }
+            print(Self.table([["SERVICE", "NAME", "LABEL", "ACCESS", "ACCESSIBILITY"]] + rows), terminator: "")
         }
     }
 }

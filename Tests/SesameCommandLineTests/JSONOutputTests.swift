@@ -24,6 +24,11 @@ struct JSONOutputTests {
         try await home.createVault()
 
         let created = try object(try await home.sesame(["key", "create", "s", "--algorithm", "ed25519", "--access", "none", "--json"]), "create")
+        #expect(created["warning"] == nil)
+        // No reader here: the key is made, and the document says its access cannot be given.
+        let unusable = try object(try await home.sesame(["key", "create", "w", "--algorithm", "ed25519", "--access", "biometry-any", "--json"]),
+                                  "create w")
+        #expect((unusable["warning"] as? String)?.contains("no fingerprint") == true, "\(unusable)")
         let publicKey = try object(try await home.sesame(["key", "public", "s", "--json"]), "public")
         #expect(created["fingerprint"] as? String == publicKey["fingerprint"] as? String)
         #expect((publicKey["publicKey"] as? String)?.hasPrefix("ssh-ed25519 ") == true)

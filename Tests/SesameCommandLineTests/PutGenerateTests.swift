@@ -25,7 +25,7 @@ struct PutGenerateTests: VaultHomeSuite {
         let a = try await sesame(["get", "a"]).stdout, b = try await sesame(["get", "b"]).stdout
         #expect(a.count == 32 && a.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
         #expect(a != b)
-        #expect(try await sesame(["ls"]).stdout.contains("sesame\ta\tnone\twhen-unlocked"))
+        #expect(try await sesame(["ls"]).stdout.range(of: #"(?m)^sesame +a +- +none +when-unlocked$"#, options: .regularExpression) != nil)
     }
 
     @Test("--length and --charset: named sets and literal characters", arguments: [

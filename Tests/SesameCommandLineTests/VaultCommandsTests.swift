@@ -50,6 +50,9 @@ struct VaultCommandsTests: VaultHomeSuite {
         let guarded = try await sesame(["put", "guarded", "--access", "app-password+device-passcode", "--accessibility", "after-first-unlock",
                                         "--password-fd", "3"], stdin: Data("x".utf8), passcode: "app password")
         #expect(guarded.status == 0, "\(guarded.stderr)")
+        // No PAM service here: stored, with a warning that says so.
+        #expect(guarded.stderr.contains("warning: guarded is stored") && guarded.stderr.contains("no login password"), "\(guarded.stderr)")
+        #expect(!put.stderr.contains("warning"), "no access control needs nothing: \(put.stderr)")
 
         let got = try await sesame(["get", "api-token", "--service", "deploy"])
         #expect(got.status == 0, "\(got.stderr)")
@@ -57,7 +60,19 @@ struct VaultCommandsTests: VaultHomeSuite {
 
         let listed = try await sesame(["ls", "--service", "deploy"])
         #expect(listed.status == 0)
-        #expect(listed.stdout == "deploy\tapi-token\tnone\twhen-unlocked\n")
+        // A table for people: a header, columns two spaces apart, "-" for no label.
+        #expect(listed.stdout == """
+            SERVICE  NAME       LABEL  ACCESS  ACCESSIBILITY
+            deploy   api-token  -      none    when-unlocked
+
+            """)
+        let labelled = try await sesame(["put", "gh", "--service", "labels", "--label", "GitHub token"], stdin: Data("t".utf8))
+        #expect(labelled.status == 0, "\(labelled.stderr)")
+        #expect(try await sesame(["ls", "--service", "labels"]).stdout == """
+            SERVICE  NAME  LABEL         ACCESS  ACCESSIBILITY
+            labels   gh    GitHub token  none    when-unlocked
+
+            """)
         #expect(!listed.output.contains(value))
 
         let listedJSON = try #require(try json(await sesame(["ls", "--json"])) as? [[String: Any]])

@@ -35,7 +35,9 @@ struct KeyCreateCommand: AsyncParsableCommand {
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }
-            try protection.show(created)
+            let warning = await AccessWarning.text(for: control, what: "key \(key.name)", machine: machine)
+            AccessWarning.report(warning)
+            try protection.show(created, warning: warning)
         }
     }
 }

@@ -28,6 +28,9 @@ struct KeyDocument: Encodable {
     var allowSHA1: Bool
     /// Where an SSH agent may use it (`ssh-add -h`, SPEC D8); absent for anywhere.
     var destinations: [KeyDestinationDocument]?
+    /// Set by `key create` when nothing on this machine can satisfy the
+    /// key's access control now; absent otherwise.
+    var warning: String?
 
     init(_ key: VaultKey) throws {
         service = key.service

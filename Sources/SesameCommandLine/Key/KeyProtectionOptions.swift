@@ -37,8 +37,12 @@ struct KeyProtectionOptions: ParsableArguments {
     }
 
     /// Prints the new key's public key.
-    func show(_ key: VaultKey) throws {
-        if json { return print(JSONOutput.encode(try KeyDocument(key))) }
+    func show(_ key: VaultKey, warning: String? = nil) throws {
+        if json {
+            var document = try KeyDocument(key)
+            document.warning = warning
+            return print(JSONOutput.encode(document))
+        }
         try StandardOutput.write(try (format ?? .standard(for: key.algorithm)).render(key))
     }
 

@@ -42,7 +42,8 @@ struct HostileImportTests {
         #expect(!raw(imported.stderr) && !raw(imported.stdout), "\(imported.stderr)")
         let listed = try await place.sesame(["ls"])
         #expect(listed.status == 0 && !raw(listed.stdout))
-        #expect(Set(listed.stdout.split(separator: "\n").map { $0.split(separator: "\t")[1] }) == ["honest", "a-little-ahead"])
+        let rows = listed.stdout.split(separator: "\n").dropFirst().map { $0.components(separatedBy: "  ").filter { !$0.isEmpty } }
+        #expect(Set(rows.map { $0[1] }) == ["honest", "a-little-ahead"], "\(listed.stdout)")
         let json = try await place.sesame(["ls", "--json"])
         #expect(!json.stdout.contains("3000") && !raw(json.stdout))
     }
