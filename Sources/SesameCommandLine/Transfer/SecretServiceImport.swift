@@ -146,8 +146,13 @@ struct SecretServiceImport {
                 return
             }
             do throws(VaultError) {
-                let existing = try await vault.searchItems(attributes: item.attributes, inCollection: target)
-                    .filter { $0.attributes == item.attributes }
+                // Equal by attributes, the generic schema's name aside:
+                // gnome-keyring reports `xdg:schema` for an item stored
+                // without one once it has reloaded its file, and libsecret
+                // means the same item either way.
+                let attributes = SecretServiceImport.withoutGenericSchema(item.attributes)
+                let existing = try await vault.searchItems(attributes: attributes, inCollection: target)
+                    .filter { SecretServiceImport.withoutGenericSchema($0.attributes) == attributes }
                 if let protected = existing.first(where: { !$0.accessControl.userFactors.isEmpty }) {
                     // SPEC D11: the owner's protected item stays as it is; the source's value is not copied.
                     report.kept.append(.init(label: item.label, path: item.path, reason: """
@@ -194,6 +199,12 @@ struct SecretServiceImport {
             targets[collection.path] = result
             return result
         }
+    }
+
+    /// `attributes` without `xdg:schema` when it names libsecret's generic
+    /// schema, which is what an item stored without a schema has.
+    static func withoutGenericSchema(_ attributes: [String: String]) -> [String: String] {
+        attributes["xdg:schema"] == "org.freedesktop.Secret.Generic" ? attributes.filter { $0.key != "xdg:schema" } : attributes
     }
 
     /// The text report; outside text (labels, paths, reasons quoting them) escaped (SPEC D9).
