@@ -69,11 +69,14 @@ public final class PinentryPresenter: PromptPresenter {
         return try? PinentryPresenter(program: program, terminal: environment["GPG_TTY"], terminalType: environment["TERM"])
     }
 
-    /// The presenter for a password when there is no terminal of ours
-    /// (`sesame secret-service`, `sesame ssh-agent`): `$PINENTRY` when set,
-    /// else `$SSH_ASKPASS` when set (both are the owner's choice), else
-    /// `pinentry` on `$PATH` when it has a surface (a display or `$GPG_TTY`;
-    /// without one it could only fail).
+    /// The presenter for the owner when there is no terminal of ours
+    /// (`sesame secret-service`, `sesame ssh-agent`): `$PINENTRY` when set
+    /// (the owner's choice); else, in a graphical session (`$DISPLAY` or
+    /// `$WAYLAND_DISPLAY`), `pinentry` on `$PATH` when there is one, since
+    /// only pinentry can also keep a dialog with a Cancel button up while a
+    /// scan waits for a finger (`$SSH_ASKPASS` asks for passwords only);
+    /// else `$SSH_ASKPASS` when set; else `pinentry` on `$PATH` on
+    /// `$GPG_TTY` (without a surface it could only fail).
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: A ``PinentryPresenter`` or an ``AskpassPresenter``, or
@@ -81,8 +84,9 @@ public final class PinentryPresenter: PromptPresenter {
     public static func preferred(environment: [String: String]) -> (any PromptPresenter)? {
         let isSet = { (name: String) in environment[name].map { !$0.isEmpty } ?? false }
         if isSet("PINENTRY") { return find(environment: environment) }
+        if isSet("DISPLAY") || isSet("WAYLAND_DISPLAY"), let pinentry = find(environment: environment) { return pinentry }
         if let askpass = AskpassPresenter(environment: environment) { return askpass }
-        guard isSet("DISPLAY") || isSet("WAYLAND_DISPLAY") || isSet("GPG_TTY") else { return nil }
+        guard isSet("GPG_TTY") else { return nil }
         return find(environment: environment)
     }
 

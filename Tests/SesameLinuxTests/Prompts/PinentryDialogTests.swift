@@ -176,5 +176,19 @@ struct PinentryDialogTests {
         #expect(await evaluation.value == .failed(.userCancel))
         #expect(sensor.scansCancelled == 1)
     }
+
+    @Test("A graphical session prefers pinentry to SSH_ASKPASS, which a fingerprint dialog needs; without one SSH_ASKPASS stays first")
+    func preferredInGraphicalSession() throws {
+        let fake = try FakePinentry(confirm: "echo OK")
+        // A `pinentry` on the path: the fake's directory.
+        let base = ["PATH": fake.directory.path, "SSH_ASKPASS": "/usr/bin/ssh-askpass"]
+        #expect(PinentryPresenter.preferred(environment: base.merging(["DISPLAY": ":0"]) { $1 }) is PinentryPresenter)
+        #expect(PinentryPresenter.preferred(environment: base.merging(["WAYLAND_DISPLAY": "wayland-0"]) { $1 }) is PinentryPresenter)
+        #expect(PinentryPresenter.preferred(environment: base) is AskpassPresenter)
+        #expect(PinentryPresenter.preferred(environment: base.merging(["DISPLAY": ""]) { $1 }) is AskpassPresenter)
+        #expect(PinentryPresenter.preferred(environment: base.merging(["GPG_TTY": "/dev/pts/9"]) { $1 }) is AskpassPresenter)
+        // No pinentry on the path: SSH_ASKPASS even with a display.
+        #expect(PinentryPresenter.preferred(environment: ["PATH": "/nonexistent", "SSH_ASKPASS": "/usr/bin/ssh-askpass", "DISPLAY": ":0"]) is AskpassPresenter)
+    }
 }
 #endif
