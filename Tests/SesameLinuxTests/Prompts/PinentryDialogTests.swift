@@ -4,6 +4,7 @@ import Glibc
 import Sesame
 import SesameLinux
 import SesameTesting
+import Synchronization
 import Testing
 
 /// The fingerprint dialog pinentry keeps up while a scan waits: a fake
@@ -69,25 +70,26 @@ struct PinentryDialogTests {
     }
 
     /// Evaluates `.biometrics` with a bound: without the dialog (a
-    /// presenter with no buttons) the scan would wait for ever.
+    /// presenter with no buttons) the scan would wait for ever, and a wait
+    /// for a dialog that never ends would keep even a cancelled evaluation
+    /// going; the evaluation is then cancelled and left behind.
     private static func evaluate(_ context: AuthenticationContext, reason: String, within seconds: Double) async -> Outcome {
-        await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                do throws(AuthenticationError) {
-                    try await context.evaluate(.biometrics, localizedReason: reason)
-                    return .succeeded
-                } catch {
-                    return .failed(error.code)
-                }
+        let result = Mutex<Outcome?>(nil)
+        let evaluation = Task {
+            do throws(AuthenticationError) {
+                try await context.evaluate(.biometrics, localizedReason: reason)
+                result.withLock { $0 = .succeeded }
+            } catch {
+                result.withLock { $0 = .failed(error.code) }
             }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return .timedOut
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first
         }
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if let outcome = result.withLock({ $0 }) { return outcome }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        evaluation.cancel()
+        return .timedOut
     }
 
     private static func context(_ sensor: SimulatedSensor, _ presenter: PinentryPresenter) -> AuthenticationContext {
