@@ -112,9 +112,11 @@ public struct LinuxMachine: Sendable {
     /// The prompts of a program that runs in the background and serves
     /// others (an SSH agent, a Secret Service, an app's daemon), which must
     /// still reach the owner: `terminal` when there is one, else pinentry or
-    /// `$SSH_ASKPASS` (``PinentryPresenter/preferred(environment:)``), each
-    /// announced by a desktop notification on the session bus
-    /// (``NotifyingPresenter``) so a finger is not awaited unseen.
+    /// `$SSH_ASKPASS` (``PinentryPresenter/preferred(environment:)``).
+    /// pinentry shows every prompt itself, a scan's too (a dialog naming
+    /// the app and the reason, with Cancel); the others are announced by a
+    /// desktop notification on the session bus (``NotifyingPresenter``) so
+    /// a finger is not awaited unseen.
     ///
     /// - Parameters:
     ///   - terminal: The terminal presenter, when the program has one.
@@ -125,6 +127,8 @@ public struct LinuxMachine: Sendable {
         terminal: (any PromptPresenter)?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (any PromptPresenter)? {
         let asking = terminal ?? PinentryPresenter.preferred(environment: environment)
+        // A notification as well as pinentry's dialog would say it twice.
+        if asking is PinentryPresenter { return asking }
         return NotifyingPresenter(wrapping: asking, environment: environment) ?? asking
     }
 

@@ -16,13 +16,22 @@ import SystemPackage
 /// output. The PIN comes back through a socket into wiped buffers, never
 /// through argv, the environment or a log.
 ///
-/// Like ``AskpassPresenter`` it shows nothing else and offers no buttons: a
-/// fingerprint prompt needs no window. A retry's message (a wrong passcode)
-/// becomes pinentry's error line on the next request. Cancelling the task
-/// that waits for the PIN kills pinentry.
+/// While a scan waits for a finger it keeps a dialog up, as gpg-agent's
+/// "touch your card" popup (`CONFIRM --one-button`): the app's name, the
+/// reason and "Touch the fingerprint reader.", with one button, the cancel
+/// button (SPEC A5). Pressing it, or closing the window, cancels the
+/// evaluation (`userCancel`, SPEC A3) and so stops the scan; a match or a
+/// failed scan cancels the wait, which kills pinentry: the dialog closes.
+/// Sesame scans again after a scan that did not match, and the next dialog
+/// shows "Not recognised" as its error line.
+///
+/// A retry's message (a wrong passcode, a finger not recognised) becomes
+/// pinentry's error line on the next request. Cancelling the task that
+/// waits for the PIN kills pinentry.
 public final class PinentryPresenter: PromptPresenter {
     private struct State {
         var description: String?
+        var cancelTitle = "Cancel"
         var error: String?
     }
 
@@ -60,11 +69,14 @@ public final class PinentryPresenter: PromptPresenter {
         return try? PinentryPresenter(program: program, terminal: environment["GPG_TTY"], terminalType: environment["TERM"])
     }
 
-    /// The presenter for a password when there is no terminal of ours
-    /// (`sesame secret-service`, `sesame ssh-agent`): `$PINENTRY` when set,
-    /// else `$SSH_ASKPASS` when set (both are the owner's choice), else
-    /// `pinentry` on `$PATH` when it has a surface (a display or `$GPG_TTY`;
-    /// without one it could only fail).
+    /// The presenter for the owner when there is no terminal of ours
+    /// (`sesame secret-service`, `sesame ssh-agent`): `$PINENTRY` when set
+    /// (the owner's choice); else, in a graphical session (`$DISPLAY` or
+    /// `$WAYLAND_DISPLAY`), `pinentry` on `$PATH` when there is one, since
+    /// only pinentry can also keep a dialog with a Cancel button up while a
+    /// scan waits for a finger (`$SSH_ASKPASS` asks for passwords only);
+    /// else `$SSH_ASKPASS` when set; else `pinentry` on `$PATH` on
+    /// `$GPG_TTY` (without a surface it could only fail).
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: A ``PinentryPresenter`` or an ``AskpassPresenter``, or
@@ -72,8 +84,9 @@ public final class PinentryPresenter: PromptPresenter {
     public static func preferred(environment: [String: String]) -> (any PromptPresenter)? {
         let isSet = { (name: String) in environment[name].map { !$0.isEmpty } ?? false }
         if isSet("PINENTRY") { return find(environment: environment) }
+        if isSet("DISPLAY") || isSet("WAYLAND_DISPLAY"), let pinentry = find(environment: environment) { return pinentry }
         if let askpass = AskpassPresenter(environment: environment) { return askpass }
-        guard isSet("DISPLAY") || isSet("WAYLAND_DISPLAY") || isSet("GPG_TTY") else { return nil }
+        guard isSet("GPG_TTY") else { return nil }
         return find(environment: environment)
     }
 
@@ -102,7 +115,9 @@ public final class PinentryPresenter: PromptPresenter {
     public func begin(_ prompt: AuthenticationPrompt) async {
         // SPEC D9: the reason may quote a client's key comment or a name.
         let description = "\(prompt.appName): \(prompt.reason)".escapingControlCharacters(keepingLineBreaks: true)
-        state.withLock { $0 = State(description: description) }
+        // pinentry takes `_` as the mnemonic's mark; `__` is a literal one.
+        let cancelTitle = prompt.cancelTitle.escapingControlCharacters().replacing("_", with: "__")
+        state.withLock { $0 = State(description: description, cancelTitle: cancelTitle.isEmpty ? "Cancel" : cancelTitle) }
     }
 
     public func show(_ message: PromptMessage) async {
@@ -115,7 +130,26 @@ public final class PinentryPresenter: PromptPresenter {
         }
     }
 
-    public func userAction() async -> PromptAction? { nil }
+    /// Keeps the fingerprint dialog up while the scan waits: Sesame awaits
+    /// this only during a scan, once per scan, and cancels it when the scan
+    /// ends first.
+    ///
+    /// - Returns: ``PromptAction/cancel`` when the person pressed the
+    ///   dialog's button or closed it; `nil` when the wait was cancelled
+    ///   (pinentry is then killed: the dialog closes) or pinentry cannot
+    ///   show the dialog (the scan goes on without it; the reason is on
+    ///   standard error).
+    public func userAction() async -> PromptAction? {
+        do {
+            try await notice()
+        } catch {
+            if Task.isCancelled { return nil }
+            var line = Array("sesame: \(error)\n".utf8)
+            _ = write(STDERR_FILENO, &line, line.count)
+            return nil
+        }
+        return Task.isCancelled ? nil : .cancel
+    }
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
         do {
@@ -149,23 +183,56 @@ public final class PinentryPresenter: PromptPresenter {
         }
         var prompt = request.prompt.escapingControlCharacters()
         while prompt.last == " " { prompt.removeLast() }
-        let commands = PinentryScript(
-            terminal: terminal, terminalType: terminalType, title: "Sesame",
-            description: description ?? prompt, prompt: prompt.isEmpty ? "Password:" : prompt, error: error
-        )
-        let result: Result<SecretBytes?, PinentryError>
+        let answer: PinentryScript.Answer
         do {
-            result = try await run(commands)
+            answer = try await start(PinentryScript(
+                terminal: terminal, terminalType: terminalType, title: "Sesame",
+                description: description ?? prompt, error: error, request: .pin(prompt: prompt.isEmpty ? "Password:" : prompt)
+            ))
+        } catch {
+            // Killed because the task was cancelled: not a failure.
+            if Task.isCancelled { return .cancelled }
+            throw error
+        }
+        if Task.isCancelled { return .cancelled }
+        switch answer {
+        case .pin(let pin): return .entered(pin)
+        case .dismissed: return .cancelled
+        }
+    }
+
+    /// Runs pinentry once with the fingerprint dialog: the description from
+    /// ``begin(_:)`` and "Touch the fingerprint reader.", one button titled
+    /// as the prompt's cancel button, and a message from ``show(_:)`` (a
+    /// finger not recognised) as the error line, once. What
+    /// ``userAction()`` does, with the reason pinentry could not show it.
+    ///
+    /// Returns when the person pressed the button or closed the dialog, or
+    /// when the task is cancelled (pinentry is then killed).
+    ///
+    /// - Throws: ``PinentryError`` when pinentry cannot start or breaks the
+    ///   protocol.
+    public func notice() async throws(PinentryError) {
+        let (description, cancelTitle, error) = state.withLock { state in
+            defer { state.error = nil }
+            return (state.description, state.cancelTitle, state.error)
+        }
+        let touch = "Touch the fingerprint reader."
+        _ = try await start(PinentryScript(
+            terminal: terminal, terminalType: terminalType, title: "Sesame",
+            description: description.map { "\($0)\n\n\(touch)" } ?? touch, error: error, request: .notice(button: cancelTitle)
+        ))
+    }
+
+    private func start(_ script: PinentryScript) async throws(PinentryError) -> PinentryScript.Answer {
+        let result: Result<PinentryScript.Answer, PinentryError>
+        do {
+            result = try await run(script)
         } catch {
             let reason = (error as? SubprocessError)?.underlyingError.map { String(cString: strerror($0.rawValue)) } ?? "\(error)"
             throw .notAvailable("cannot start \(program): \(reason)")
         }
-        if Task.isCancelled { return .cancelled }
-        switch result {
-        case .success(let pin?): return .entered(pin)
-        case .success(nil): return .cancelled
-        case .failure(let failure): throw failure
-        }
+        return try result.get()
     }
 
     /// Starts pinentry through swift-subprocess with one socket of ours as
@@ -179,7 +246,7 @@ public final class PinentryPresenter: PromptPresenter {
     /// process-wide: it would change the embedding app's disposition and
     /// every child it starts later would inherit it. `send` with
     /// MSG_NOSIGNAL fails with EPIPE instead and touches nothing else.
-    private func run(_ script: PinentryScript) async throws -> Result<SecretBytes?, PinentryError> {
+    private func run(_ script: PinentryScript) async throws -> Result<PinentryScript.Answer, PinentryError> {
         guard let (ours, theirs) = Self.makeSocket() else {
             return .failure(.notAvailable("no socket: \(String(cString: strerror(errno)))"))
         }
@@ -220,18 +287,49 @@ public final class PinentryPresenter: PromptPresenter {
         return (ends[0], (ends[1], output))
     }
 
-    private static func converse(_ script: PinentryScript, over socket: Int32) async -> Result<SecretBytes?, PinentryError> {
-        await withCheckedContinuation { continuation in
-            let started = DedicatedThread.detach(name: "sesame-pinentry") {
-                let connection = AssuanConnection(socket: socket)
-                let result = Result { () throws(PinentryError) in try script.run(on: connection) }
-                close(socket)
-                continuation.resume(returning: result)
+    /// Cancelling the task also shuts our end of the socket down: killing
+    /// pinentry ends the conversation only when nothing else holds its end,
+    /// and a wrapper script's child (a `sleep`, a pinentry it did not
+    /// `exec`) may, which would keep a closed dialog's wait going forever.
+    private static func converse(_ script: PinentryScript, over socket: Int32) async -> Result<PinentryScript.Answer, PinentryError> {
+        let descriptor = ClosingDescriptor(socket)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let started = DedicatedThread.detach(name: "sesame-pinentry") {
+                    let connection = AssuanConnection(socket: socket)
+                    let result = Result { () throws(PinentryError) in try script.run(on: connection) }
+                    descriptor.close()
+                    continuation.resume(returning: result)
+                }
+                if !started {
+                    descriptor.close()
+                    continuation.resume(returning: .failure(.notAvailable("no thread for the conversation")))
+                }
             }
-            if !started {
-                close(socket)
-                continuation.resume(returning: .failure(.notAvailable("no thread for the conversation")))
-            }
+        } onCancel: {
+            descriptor.shutDown()
+        }
+    }
+}
+
+/// A descriptor that may be shut down from another thread until it is
+/// closed, never after (its number may then be another file's).
+private final class ClosingDescriptor: Sendable {
+    private let descriptor: Mutex<Int32?>
+
+    init(_ descriptor: Int32) {
+        self.descriptor = Mutex(descriptor)
+    }
+
+    /// Ends both directions: a blocked `read` returns end of file.
+    func shutDown() {
+        descriptor.withLock { if let descriptor = $0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) } }
+    }
+
+    func close() {
+        descriptor.withLock { descriptor in
+            if let open = descriptor { _ = Glibc.close(open) }
+            descriptor = nil
         }
     }
 }

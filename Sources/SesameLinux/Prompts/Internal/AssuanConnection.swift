@@ -55,15 +55,34 @@ final class AssuanConnection {
             case "OK":
                 return SecretBytes(pin[0..<length])
             case "ERR":
-                // Cancel (GPG_ERR_CANCELED 99, GPG_ERR_FULLY_CANCELED 198)
-                // whatever the error source in the code's top byte.
-                let code = errorCode() & 0xFFFF
-                if code == 99 || code == 198 { return nil }
+                if isCancel() { return nil }
                 throw .protocolFailure("GETPIN: \(lineText())")
             case "S", "#":
                 continue
             default:
                 throw .protocolFailure("GETPIN: unexpected \(kind.isEmpty ? "empty line" : kind)")
+            }
+        }
+    }
+
+    /// Sends `CONFIRM` with `options` and waits until the dialog closes.
+    ///
+    /// - Parameter options: Such as `--one-button`.
+    /// - Returns: `true` when the person pressed OK, `false` when they
+    ///   cancelled: Cancel, Escape or the window's close box.
+    func confirm(_ options: String) throws(PinentryError) -> Bool {
+        try send("CONFIRM", options)
+        while true {
+            try readLine()
+            defer { wipeLine() }
+            switch lineKind() {
+            case "OK": return true
+            case "S", "#": continue
+            case "ERR":
+                // A two-button dialog's Cancel is GPG_ERR_NOT_CONFIRMED (114).
+                if isCancel() || errorCode() & 0xFFFF == 114 { return false }
+                throw .protocolFailure("CONFIRM: \(lineText())")
+            default: throw .protocolFailure("CONFIRM: unexpected answer")
             }
         }
     }
@@ -155,6 +174,14 @@ final class AssuanConnection {
     private func lineKind() -> String {
         let end = line[0..<count].firstIndex(of: UInt8(ascii: " ")) ?? count
         return String(decoding: line[0..<end], as: UTF8.self)
+    }
+
+    /// Whether an `ERR` line is Cancel (GPG_ERR_CANCELED 99,
+    /// GPG_ERR_FULLY_CANCELED 198), whatever the error source in the code's
+    /// top byte.
+    private func isCancel() -> Bool {
+        let code = errorCode() & 0xFFFF
+        return code == 99 || code == 198
     }
 
     /// An `ERR` line's code, 0 when it has none.

@@ -3,19 +3,39 @@ import Sesame
 
 /// What Sesame says to pinentry for one request, in order: the greeting,
 /// the terminal (only when there is one: a window pinentry needs none), the
-/// texts, an error line for a retry, `GETPIN`, `BYE`.
+/// texts, an error line for a retry, the request (`GETPIN`, or `CONFIRM`
+/// for the dialog a scan keeps up), `BYE`.
 struct PinentryScript: Sendable {
+    /// What the conversation asks of the person.
+    enum Request: Sendable {
+        /// A secret, after `prompt` (`GETPIN`).
+        case pin(prompt: String)
+        /// Nothing: a dialog with one button, `button`, up until the person
+        /// presses it or closes the window, as gpg-agent's "touch your card"
+        /// popup (`CONFIRM --one-button`).
+        case notice(button: String)
+    }
+
+    /// How the conversation ended.
+    enum Answer: Sendable {
+        /// The secret `GETPIN` asked for.
+        case pin(SecretBytes)
+        /// The person closed the dialog: Cancel of `GETPIN`; the one
+        /// button, Escape or the close box of a notice.
+        case dismissed
+    }
+
     var terminal: String?
     var terminalType: String?
     var title: String
     var description: String
-    var prompt: String
     var error: String?
+    var request: Request
 
     /// Runs the conversation; blocks.
     ///
-    /// - Returns: The PIN, or `nil` when the person cancelled.
-    func run(on connection: AssuanConnection) throws(PinentryError) -> SecretBytes? {
+    /// - Returns: The PIN, or that the person dismissed the dialog.
+    func run(on connection: AssuanConnection) throws(PinentryError) -> Answer {
         try connection.greeting()
         if let terminal {
             try connection.transact("OPTION", "ttyname=\(terminal)")
@@ -23,11 +43,21 @@ struct PinentryScript: Sendable {
         }
         try connection.transact("SETTITLE", title)
         try connection.transact("SETDESC", description)
-        try connection.transact("SETPROMPT", prompt)
-        if let error { try connection.transact("SETERROR", error) }
-        let pin = try connection.getPIN()
+        let answer: Answer
+        switch request {
+        case .pin(let prompt):
+            try connection.transact("SETPROMPT", prompt)
+            if let error { try connection.transact("SETERROR", error) }
+            answer = try connection.getPIN().map(Answer.pin) ?? .dismissed
+        case .notice(let button):
+            try connection.transact("SETOK", button)
+            if let error { try connection.transact("SETERROR", error) }
+            // Either way the dialog is gone: the one button is the way out.
+            _ = try connection.confirm("--one-button")
+            answer = .dismissed
+        }
         connection.bye()
-        return pin
+        return answer
     }
 }
 #endif
