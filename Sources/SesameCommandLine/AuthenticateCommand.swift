@@ -72,7 +72,7 @@ struct AuthenticateCommand: AsyncParsableCommand {
     func run() async throws {
         var machine = try Machine(pamService: pamService)
         #if os(Linux)
-        if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
+        if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif
         let context = AuthenticationContext(machine.authenticators)
         context.reuseDuration = TimeInterval(reuse)

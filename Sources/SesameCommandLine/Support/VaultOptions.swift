@@ -77,7 +77,7 @@ struct VaultOptions: ParsableArguments {
         var machine = try Machine(pamService: pamService)
         machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path)
         #if os(Linux)
-        if !noInteraction { machine.authenticators.presenter = TerminalPresenter() }
+        if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif
         if let passwordFD {
             let password = try SecretReader.read(descriptor: passwordFD, what: "the password", stripNewline: true)
@@ -120,17 +120,18 @@ struct VaultOptions: ParsableArguments {
         _ = context.setCredential(password, type: .applicationPassword)
     }
 
-    /// Asks on /dev/tty, masked; never on stdin/stdout, which carry data.
+    /// Asks on /dev/tty, masked, or in the owner's pinentry dialog on a
+    /// desktop without a terminal; never on stdin/stdout, which carry data.
     func ask(_ prompt: String, kind: AuthenticationMethod, hint: String) async throws(CommandFailure) -> SecretBytes {
         #if os(Linux)
-        if !noInteraction, let terminal = TerminalPresenter() {
-            switch await terminal.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
+        if !noInteraction, let presenter = LinuxMachine.ownerPresenter() {
+            switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
             case .entered(let secret): return secret
             case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
             }
         }
         #endif
-        let why = noInteraction ? "--no-interaction was given" : "there is no terminal to ask on"
+        let why = noInteraction ? "--no-interaction was given" : "there is no terminal to ask on (nor a display for pinentry's dialog)"
         throw CommandFailure(status: .notInteractive, message: "\(prompt.lowercased()) needed but \(why); \(hint)")
     }
 

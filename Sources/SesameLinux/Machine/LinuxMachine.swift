@@ -109,6 +109,24 @@ public struct LinuxMachine: Sendable {
         isatty(STDIN_FILENO) == 1 ? TerminalPresenter() : nil
     }
 
+    /// The prompts of a command the owner started: the controlling terminal
+    /// (``TerminalPresenter``) when there is one; else, in a graphical
+    /// session (`$DISPLAY` or `$WAYLAND_DISPLAY`), the owner's pinentry,
+    /// which shows a dialog for a password and for a scan (a command bound
+    /// to a desktop shortcut has no terminal, yet the owner sits there);
+    /// else `nil`, so what would prompt fails at once instead of waiting
+    /// for a finger nobody was asked for.
+    ///
+    /// - Parameter environment: Where `DISPLAY`, `WAYLAND_DISPLAY`,
+    ///   `PINENTRY` and `PATH` are read.
+    /// - Returns: The presenter, or `nil`.
+    public static func ownerPresenter(environment: [String: String] = ProcessInfo.processInfo.environment) -> (any PromptPresenter)? {
+        if let terminal = TerminalPresenter() { return terminal }
+        let isSet = { (name: String) in environment[name].map { !$0.isEmpty } ?? false }
+        guard isSet("DISPLAY") || isSet("WAYLAND_DISPLAY") else { return nil }
+        return PinentryPresenter.find(environment: environment)
+    }
+
     /// The prompts of a program that runs in the background and serves
     /// others (an SSH agent, a Secret Service, an app's daemon), which must
     /// still reach the owner: `terminal` when there is one, else pinentry or
