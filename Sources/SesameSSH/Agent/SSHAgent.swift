@@ -208,7 +208,7 @@ public final class SSHAgent: Sendable {
         let context = makeContext()
         guard connection.begin(context) else { return .failure }
         defer { connection.end() }
-        let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded)
+        let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded, client: connection.client)
         // The key's stored constraints (confirmation, lifetime) are enforced by the vault (SPEC D8).
         if let rsaScheme {
             let signature = try await vault.sign(data, withKey: key.name, service: key.service, rsaScheme: rsaScheme, operationPrompt: reason, context: context)
@@ -241,14 +241,16 @@ public final class SSHAgent: Sendable {
         let reason: String
     }
 
-    /// What the prompt says: which key, the host when the session is bound,
-    /// and through a forwarded agent the hops it was asked through.
-    static func reason(for data: [UInt8], key: VaultKey, hops: [PublicKey], forwarded: Bool) -> String {
+    /// What the prompt says: the program that asks when it is known, which
+    /// key, the host when the session is bound, and through a forwarded
+    /// agent the hops it was asked through.
+    static func reason(for data: [UInt8], key: VaultKey, hops: [PublicKey], forwarded: Bool, client: String? = nil) -> String {
         let name = (key.label ?? key.name).escapingControlCharacters()
         let through = forwarded ? ", asked through a forwarded agent (\(chain(hops)))" : ""
-        if data.starts(with: Array("SSHSIG".utf8)) { return "SSH: sign a file or commit with \(name)" + through }
-        if let host = hops.last { return "SSH: log in to the host with key \(host.fingerprint), as \(name)" + through }
-        return "SSH: sign with \(name)" + through
+        let asker = client.map { "\($0) wants to " } ?? "SSH: "
+        if data.starts(with: Array("SSHSIG".utf8)) { return asker + "sign a file or commit with \(name)" + through }
+        if let host = hops.last { return asker + "log in to the host with key \(host.fingerprint), as \(name)" + through }
+        return asker + "sign with \(name)" + through
     }
 
     /// The hop chain for people: each bound host's key fingerprint, first hop first.

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Sesame
 /// One client connection to an ``SSHAgent``: what `session-bind@openssh.com`
 /// told about it, and the prompt running for it, so that a client that goes
@@ -17,8 +22,32 @@ public final class SSHAgentConnection: Sendable {
 
     private let state = Locked(State())
 
+    /// The process that connected, as the kernel recorded it (`SO_PEERCRED`);
+    /// `nil` when not known.
+    public let clientProcess: Int32?
+
     /// A new connection.
-    public init() {}
+    ///
+    /// - Parameter clientProcess: The pid of the process that connected, for
+    ///   the prompt's text.
+    public init(clientProcess: Int32? = nil) {
+        self.clientProcess = clientProcess.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The connected program as the prompt names it: its name as the kernel
+    /// has it (`/proc/PID/comm`) and its pid, e.g. "`ssh` (pid 4242)". The
+    /// program chose that name itself, so it informs the owner and decides
+    /// nothing; escaped, as any outside text (SPEC D9).
+    public var client: String? {
+        guard let pid = clientProcess else { return nil }
+        #if os(Linux)
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/comm") else { return nil }
+        let name = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines).escapingControlCharacters()
+        return name.isEmpty ? nil : "`\(name)` (pid \(pid))"
+        #else
+        return nil
+        #endif
+    }
 
     /// The host key the ssh session on this connection is bound to (verified
     /// against the session's signature), for the prompt's text.

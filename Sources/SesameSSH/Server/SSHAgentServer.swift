@@ -136,10 +136,10 @@ public final class SSHAgentServer: Sendable {
                 }
             }
             .childChannelInitializer { channel in
-                PeerCredentials.requireThisUser(channel).flatMapThrowing {
+                PeerCredentials.requireThisUser(channel).flatMapThrowing { client in
                     try channel.pipeline.syncOperations.addHandlers(
                         ByteToMessageHandler(AgentFrameDecoder()),
-                        AgentConnectionHandler(agent: agent, frameTimeout: frameTimeout)
+                        AgentConnectionHandler(agent: agent, frameTimeout: frameTimeout, clientProcess: client.pid)
                     )
                 }
             }

@@ -74,7 +74,7 @@ struct SSHAgentAskpassTests {
             logged = (try? String(contentsOfFile: notificationLog, encoding: .utf8)) ?? ""
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(logged.contains("Notify") && logged.contains("SSH: sign a file or commit with ops"), "a desktop notification per prompt: \(logged)")
+        #expect(logged.contains("Notify") && logged.contains("`ssh-keygen` (pid ") && logged.contains("wants to sign a file or commit with ops"), "a desktop notification per prompt: \(logged)")
     }
 }
 #endif

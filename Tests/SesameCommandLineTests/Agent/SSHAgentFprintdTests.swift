@@ -45,7 +45,8 @@ struct SSHAgentFprintdTests {
 
         async let signing = SesameBinary.run(signArguments, environment: client, executable: URL(fileURLWithPath: "/usr/bin/ssh-keygen"))
         try await agentSession.waitUntilScanning(harness)
-        #expect(agentSession.text.contains("SSH: sign a file or commit with login"), "\(agentSession.text)")
+        #expect(agentSession.text.contains("`ssh-keygen` (pid ") && agentSession.text.contains("wants to sign a file or commit with login"),
+                "\(agentSession.text)")
         try await harness.scan("owner")
         let signed = try await signing
         #expect(signed.status == 0, "\(signed.stderr)")

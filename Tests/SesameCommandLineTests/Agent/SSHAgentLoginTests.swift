@@ -51,7 +51,9 @@ struct SSHAgentLoginTests {
         }
         async let loggingIn = login()
         try await agentSession.waitUntilScanning(harness)
-        #expect(agentSession.text.contains("SSH: log in to the host with key SHA256:"), "session-bind names the host: \(agentSession.text)")
+        // The program that asks (its name as the kernel has it) and, from session-bind, the host.
+        #expect(agentSession.text.contains("`ssh` (pid ") && agentSession.text.contains("wants to log in to the host with key SHA256:"),
+                "session-bind names the host: \(agentSession.text)")
         try await harness.scan("owner")
         let loggedIn = try await loggingIn
         #expect(loggedIn.status == 0 && loggedIn.stdout == "logged-in-by-finger\n", "\(loggedIn.stdout) \(loggedIn.stderr)")

@@ -32,4 +32,15 @@ struct SSHAgentReasonTests {
         let file = SSHAgent.reason(for: Array("SSHSIG".utf8), key: key, hops: [first], forwarded: true)
         #expect(file.hasPrefix("SSH: sign a file or commit with") && file.hasSuffix("asked through a forwarded agent (hosts \(first.fingerprint))"))
     }
+
+    @Test("SPEC D9: the prompt names the program that asks, by the name the kernel has for it, escaped")
+    func client() throws {
+        let key = try Self.key(label: "github")
+        let named = SSHAgent.reason(for: Array("userauth".utf8), key: key, hops: [], forwarded: false, client: "`ssh` (pid 42)")
+        #expect(named == "`ssh` (pid 42) wants to sign with github")
+        // This test process, as a client: its name from /proc, with its pid.
+        let me = try #require(SSHAgentConnection(clientProcess: getpid()).client)
+        #expect(me.hasPrefix("`") && me.hasSuffix("(pid \(getpid()))"), "\(me)")
+        #expect(SSHAgentConnection(clientProcess: nil).client == nil && SSHAgentConnection(clientProcess: 0).client == nil)
+    }
 }

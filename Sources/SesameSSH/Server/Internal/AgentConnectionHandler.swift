@@ -21,16 +21,17 @@ final class AgentConnectionHandler: ChannelDuplexHandler {
 
     private let agent: SSHAgent
     private let frameTimeout: TimeAmount
-    private let connection = SSHAgentConnection()
+    private let connection: SSHAgentConnection
     private var waiting = CircularBuffer<[UInt8]>()
     private var answering = false
     private var readHeld = false
     private var partialFrame = false
     private var deadline: Scheduled<Void>?
 
-    init(agent: SSHAgent, frameTimeout: TimeAmount) {
+    init(agent: SSHAgent, frameTimeout: TimeAmount, clientProcess: Int32?) {
         self.agent = agent
         self.frameTimeout = frameTimeout
+        connection = SSHAgentConnection(clientProcess: clientProcess)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

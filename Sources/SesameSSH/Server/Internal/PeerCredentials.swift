@@ -12,14 +12,14 @@ struct PeerCredentials: Sendable {
     var uid: UInt32 = 0
     var gid: UInt32 = 0
 
-    /// Succeeds when the client is a process of this user; fails (and the
+    /// The client's credentials when it is a process of this user; fails (and the
     /// bootstrap then closes the connection unanswered) for anyone else or
     /// when the kernel does not say.
     ///
     /// NIO zero-fills the value before `getsockopt`, and uid 0 is root's: a
     /// pid of 0 (nothing written, or a peer outside this pid namespace) is
     /// refused, so an unanswered query can never pass for root.
-    static func requireThisUser(_ channel: Channel) -> EventLoopFuture<Void> {
+    static func requireThisUser(_ channel: Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(Refused())
         }
@@ -28,6 +28,7 @@ struct PeerCredentials: Sendable {
         )
         return query.flatMapThrowing { credentials in
             guard credentials.pid > 0, credentials.uid == geteuid() else { throw Refused() }
+            return credentials
         }
     }
 
