@@ -15,11 +15,11 @@ struct AccessFlagsTopic: HelpTopicCommand {
             removing a finger invalidates the item for good (`get` exits 8; store it again)
               device-passcode        the login password, checked by PAM (service --pam-service, default `sesame`; \
             scripts pass it with --password-fd N)
-              app-password           a password of the item's own, from --password-fd N or asked on the terminal
+              app-password           the item's application password, from --password-fd N or asked on the terminal
 
             Examples:
               --access biometry-current-set,device-passcode   a finger of today's set, or the login password
-              --access biometry-any+app-password              a finger and the item's password
+              --access biometry-any+app-password              a finger and the item's application password
 
             Without --access an item needs nothing beyond opening the vault.
 

@@ -46,7 +46,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             // A Secret Service client has no way to hand over an application password, so every CreateItem would fail.
             throw ValidationError("""
                 --default-access \(defaultAccess) needs an application password for every new item, and a Secret Service \
-                client has no way to give one: choose biometry, user presence or the device passcode
+                client has no way to give one: choose biometry, user presence or the login password (device-passcode)
                 """)
         }
     }

@@ -43,7 +43,7 @@ extension StatusReport {
         }
         do throws(VaultError) {
             guard let attempts = try await Vault.passcodeAttempts(at: path) else {
-                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "The vault has no passcode")
+                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "The vault has no vault passcode")
             }
             return Authenticator(state: "set", consecutiveFailures: attempts.consecutiveFailures, delayedUntil: attempts.delayedUntil)
         } catch {
