@@ -23,7 +23,7 @@ struct InitCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Flag(help: "No device key: the vault opens with its passcode (or recovery key) only, so a copy of the disk alone does not open it.")
     var passcodeOnly = false

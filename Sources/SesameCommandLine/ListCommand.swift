@@ -15,7 +15,7 @@ struct ListCommand: AsyncParsableCommand {
         abstract: "List the items in a table: service, name, label, access and accessibility; never values (--json for scripts)."
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Option(help: "Only this service's items.")
     var service: String?

@@ -11,7 +11,7 @@ struct RemoveCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var item: ItemOptions
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     func run() async throws {
         try await reporting(json: false) {

@@ -63,7 +63,7 @@ struct LockAndStatusCommandTests {
     }
 
     @Test("SPEC A6: --reuse outside 0…300 is a usage error (exit 2) on every command that can prompt",
-          arguments: [["authenticate"], ["get", "x"], ["put", "x"], ["rm", "x"], ["ls"]])
+          arguments: [["authenticate"], ["get", "x"], ["put", "x"], ["export", "f"]])
     func reuseRange(command: [String]) async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         for value in ["301", "nan"] {
@@ -73,6 +73,19 @@ struct LockAndStatusCommandTests {
         }
         let help = try await sesame(command + ["--help"])
         #expect(help.stdout.contains("--reuse"))
+    }
+
+    @Test("The owner's options are offered only where a command asks the owner for an item",
+          arguments: [(["ls"], false), (["rm", "x"], false), (["init"], false), (["key", "ls"], false), (["key", "public", "k"], false),
+                      (["passcode", "change"], false), (["device-key", "migrate"], false),
+                      (["get", "x"], true), (["put", "x"], true), (["export", "f"], true), (["key", "sign", "k"], true)])
+    func ownerOptions(command: [String], offered: Bool) async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let help = try await sesame(command + ["--help"])
+        for option in ["--reuse", "--pam-service", "--password-fd"] {
+            #expect(help.stdout.contains(option) == offered, "\(command) \(offered ? "lacks" : "offers") \(option)")
+        }
+        #expect(help.stdout.contains("--vault") && help.stdout.contains("--no-interaction"), "\(command)")
     }
 
     @Test("status --json describes the vault without unlocking it: path, item count and key slots")

@@ -12,7 +12,7 @@ struct DeviceKeyMigrateCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Option(help: ArgumentHelp("Where the device key goes.", valueName: "tpm|file"))
     var to: DeviceKeys.Kind

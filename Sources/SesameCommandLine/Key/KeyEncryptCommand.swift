@@ -10,7 +10,7 @@ struct KeyEncryptCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var key: KeyOptions
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Flag(help: "Print {\"ciphertext\": \"base64\"} instead of the bytes.")
     var json = false

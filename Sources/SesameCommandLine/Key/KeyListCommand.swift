@@ -8,7 +8,7 @@ struct KeyListCommand: AsyncParsableCommand {
         abstract: "List the keys: service, name, algorithm, access and fingerprint; public parts only."
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Option(help: "Only this service's keys.")
     var service: String?

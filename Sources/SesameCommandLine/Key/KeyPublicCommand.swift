@@ -9,7 +9,7 @@ struct KeyPublicCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var key: KeyOptions
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     @Option(help: "openssh (signing keys' default; `ssh-keygen -l -f` reads it), pem (SubjectPublicKeyInfo; the others' default) or raw.")
     var format: PublicKeyFormat?

@@ -10,7 +10,7 @@ struct KeyRemoveCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var key: KeyOptions
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     func run() async throws {
         try await reporting(json: false) {

@@ -17,11 +17,11 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
     @OptionGroup var new: NewPasscodeOptions
 
     func validate() throws {
-        try new.requireDistinct(from: options)
+        try new.requireDistinct(from: options.vaultOptions())
         if (options.passcodeFD == nil) != (new.newPasscodeFD == nil) {
             throw ValidationError("give both --passcode-fd and --new-passcode-fd, or neither to type both on the terminal")
         }
@@ -29,9 +29,9 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reporting(json: false) {
-            let opened = try await CurrentPasscodeVault.open(options)
+            let opened = try await CurrentPasscodeVault.open(try options.vaultOptions())
             let vault = opened.vault
-            let passcode = try await new.read(from: new.newPasscodeFD, options: options)
+            let passcode = try await new.read(from: new.newPasscodeFD, options: try options.vaultOptions())
             let previousCost = try await vault.passcodeSlotCost()
             let cost = new.cost(keeping: previousCost)
             do throws(VaultError) {

@@ -17,11 +17,11 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
 
     func run() async throws {
         try await reporting(json: false) {
-            let opened = try await CurrentPasscodeVault.open(options)
+            let opened = try await CurrentPasscodeVault.open(try options.vaultOptions())
             let (path, machine, vault) = (opened.path, opened.machine, opened.vault)
             let refusal = "refusing to remove the passcode of \(path): it would leave only the recovery key to open the vault"
             guard try await vault.keySlotKinds().contains(.device) else {

@@ -13,11 +13,11 @@ struct PasscodeSetCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
     @OptionGroup var new: NewPasscodeOptions
 
     func validate() throws {
-        try new.requireDistinct(from: options)
+        try new.requireDistinct(from: options.vaultOptions())
         if options.passcodeFD != nil, new.newPasscodeFD != nil {
             throw ValidationError("give the new passcode with --passcode-fd or --new-passcode-fd, not both")
         }
@@ -26,11 +26,11 @@ struct PasscodeSetCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let machine = try options.machine()
-            let vault = try await DeviceSlot.open(options, machine: machine, forWhat: "`passcode set`")
+            let vault = try await DeviceSlot.open(try options.vaultOptions(), machine: machine, forWhat: "`passcode set`")
             guard try await !vault.keySlotKinds().contains(.passcode) else {
                 throw CommandFailure(status: .failure, message: "\(vault.path) already has a passcode; use `sesame passcode change`")
             }
-            let passcode = try await new.read(from: new.newPasscodeFD ?? options.passcodeFD, options: options)
+            let passcode = try await new.read(from: new.newPasscodeFD ?? options.passcodeFD, options: try options.vaultOptions())
             let cost = new.cost(keeping: nil)
             do throws(VaultError) {
                 try await vault.setPasscodeSlot(passcode, cost: cost)

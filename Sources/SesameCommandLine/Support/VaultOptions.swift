@@ -9,27 +9,22 @@ import Sesame
 import SesameLinux
 #endif
 
-/// The options every vault command shares.
+/// The options of a command that asks the owner for an item: where the
+/// vault is and how it opens (``VaultOpeningOptions``), and how the owner is
+/// asked (the login password's PAM service, a reused fingerprint match, an
+/// item's password on a descriptor).
 struct VaultOptions: ParsableArguments {
-    @Option(name: .customLong("vault"), help: ArgumentHelp(
-        "The vault file.", discussion: "Default: $SESAME_VAULT, else $XDG_DATA_HOME/sesame/vault.sqlite or ~/.local/share/sesame/vault.sqlite.",
-        valueName: "path"))
-    var vaultPath: String?
+    @OptionGroup var opening: VaultOpeningOptions
 
-    @Option(name: .customLong("passcode-fd"), help: ArgumentHelp(
-        "Read the vault passcode from file descriptor N (to its end; one trailing newline is dropped).",
-        discussion: "For scripts: `sesame get x --passcode-fd 3 3<passcode-file`. Secrets are never taken from arguments or the environment.",
-        valueName: "N"))
-    var passcodeFD: Int32?
+    var vaultPath: String? { opening.vaultPath }
+    var passcodeFD: Int32? { opening.passcodeFD }
+    var noInteraction: Bool { opening.noInteraction }
 
     @Option(name: .customLong("password-fd"), help: ArgumentHelp(
         "Read the item's password from file descriptor N: its application password, or the login password a device-passcode item asks for.",
         discussion: "Read once, to its end (one trailing newline is dropped). A wrong login password counts one failure and exits 4.",
         valueName: "N"))
     var passwordFD: Int32?
-
-    @Flag(help: "Never prompt; fail with exit code 10 when a prompt would be needed.")
-    var noInteraction = false
 
     @Option(help: "The PAM service that checks the login password.")
     var pamService = "sesame"
@@ -43,9 +38,7 @@ struct VaultOptions: ParsableArguments {
         guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
             throw ValidationError("--reuse must be between 0 and 300 seconds")
         }
-        for (name, descriptor) in [("--passcode-fd", passcodeFD), ("--password-fd", passwordFD)] {
-            if let descriptor, descriptor < 0 { throw ValidationError("\(name) must be an open file descriptor (0 or more)") }
-        }
+        if let passwordFD, passwordFD < 0 { throw ValidationError("--password-fd must be an open file descriptor (0 or more)") }
         if let passcodeFD, passcodeFD == passwordFD {
             throw ValidationError("--passcode-fd and --password-fd must be different descriptors")
         }
@@ -64,11 +57,7 @@ struct VaultOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let chosen = vaultPath ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Vault.defaultPath(environment: environment)
-        if chosen.hasPrefix("/") { return chosen }
-        return FileManager.default.currentDirectoryPath + "/" + chosen
+        VaultOpeningOptions.resolve(vaultPath)
     }
 
     /// The machine's authenticators, prompting on the terminal unless
