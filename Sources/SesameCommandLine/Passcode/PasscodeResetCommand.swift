@@ -15,7 +15,7 @@ struct PasscodeResetCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var options: VaultOptions
+    @OptionGroup var options: VaultOpeningOptions
     @OptionGroup var new: NewPasscodeOptions
 
     @Option(name: .customLong("recovery-key-fd"), help: ArgumentHelp(
@@ -23,13 +23,13 @@ struct PasscodeResetCommand: AsyncParsableCommand {
     var recoveryKeyFD: Int32?
 
     func validate() throws {
-        try new.requireDistinct(from: options)
+        try new.requireDistinct(from: options.vaultOptions())
         if options.passcodeFD != nil {
             throw ValidationError("the vault is opened with its recovery key; give the new passcode with --new-passcode-fd")
         }
         if let recoveryKeyFD {
             guard recoveryKeyFD >= 0 else { throw ValidationError("--recovery-key-fd must be an open file descriptor (0 or more)") }
-            if recoveryKeyFD == new.newPasscodeFD || recoveryKeyFD == options.passwordFD {
+            if recoveryKeyFD == new.newPasscodeFD {
                 throw ValidationError("--recovery-key-fd must differ from the other secrets' descriptors")
             }
         }
@@ -51,7 +51,7 @@ struct PasscodeResetCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(error)
             }
-            let passcode = try await new.read(from: new.newPasscodeFD, options: options)
+            let passcode = try await new.read(from: new.newPasscodeFD, options: try options.vaultOptions())
             do throws(VaultError) {
                 try await vault.setPasscodeSlot(passcode, cost: new.cost(keeping: try await vault.passcodeSlotCost()))
             } catch {
@@ -64,6 +64,12 @@ struct PasscodeResetCommand: AsyncParsableCommand {
     private func recoveryKeyText() async throws(CommandFailure) -> SecretBytes {
         if let recoveryKeyFD {
             return try SecretReader.read(descriptor: recoveryKeyFD, what: "the recovery key", stripNewline: true)
+        }
+        let options: VaultOptions
+        do {
+            options = try self.options.vaultOptions()
+        } catch {
+            throw CommandFailure(any: error)
         }
         return try await options.ask("Recovery key", kind: .appPasscode, hint: "pass it with --recovery-key-fd N")
     }
