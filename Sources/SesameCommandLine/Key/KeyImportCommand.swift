@@ -46,7 +46,9 @@ struct KeyImportCommand: AsyncParsableCommand {
             } catch VaultError.duplicateItem {
                 throw KeyProtectionOptions.duplicate(key)
             }
-            try protection.show(imported)
+            let warning = await AccessWarning.text(for: control, what: "key \(key.name)", machine: machine)
+            AccessWarning.report(warning)
+            try protection.show(imported, warning: warning)
         }
     }
 }

@@ -64,6 +64,7 @@ struct OTPAddCommand: AsyncParsableCommand {
             } catch VaultError.duplicateItem {
                 throw CommandFailure(status: .failure, message: "\(item.name) already exists in service \(item.service); use --replace")
             }
+            AccessWarning.report(await AccessWarning.text(for: control, what: item.name, machine: machine))
         }
     }
 

@@ -119,6 +119,11 @@ struct OTPCommandTests: VaultHomeSuite {
         let notOTP = try await sesame(["otp", "plain"])
         #expect(notOTP.status == 2 && notOTP.stderr.contains("not hold a one-time password"))
         #expect(try await sesame(["otp", "missing"]).status == 3)
+        // No reader here: a code behind a fingerprint is stored, with a warning that says so.
+        let unusable = try await sesame(["otp", "add", "finger", "--access", "biometry-any"],
+                                        stdin: Data("otpauth://totp/f?secret=\(Self.secret)".utf8))
+        #expect(unusable.status == 0 && unusable.stderr.contains("warning: finger is stored") && !unusable.stderr.contains(Self.secret),
+                "\(unusable.stderr)")
     }
 
     @Test("A second add of the same name exits 1; --replace swaps it; --service keeps codes apart")
