@@ -44,15 +44,15 @@ struct FeatureCommandTests {
         #expect(disabled.stderr.contains("not available"))
     }
 
-    @Test("The flags live in the vault: without one, check and run --feature fail closed (exit 1) and the command does not run")
+    @Test("The flags live in the vault: without one, check and run --feature fail closed (exit 3, no vault) and the command does not run")
     func noVault() async throws {
         let home = try VaultHome()
         defer { home.remove() }
         let checked = try await home.sesame(["feature", "check", "deploy", "--no-interaction"])
-        #expect(checked.status == 1)
+        #expect(checked.status == 3)
         #expect(checked.stderr.contains("sesame init"))
         let ran = try await home.sesame(["run", "--no-interaction", "--feature", "deploy", "--", "/bin/sh", "-c", #"touch "$1""#, "sh", home.file("ran")])
-        #expect(ran.status == 1)
+        #expect(ran.status == 3)
         #expect(!home.exists("ran"))
     }
 

@@ -74,7 +74,7 @@ struct GitCredentialHTTPTests {
         let first = try await shell("cd \"\(place.home)\" && \(git) clone -q \(url) first", typing)
         try #require(first.status == 0, "\(first.stderr)")
         #expect(asked().count == 1 && asked().first?.hasPrefix("Password for") == true, "\(asked())")
-        #expect(try await stored().contains("git\thttp://alice@127.0.0.1:\(server.port)\tnone\t"))
+        #expect(ListTable.lists(try await stored(), service: "git", name: "http://alice@127.0.0.1:\(server.port)", access: "none"))
 
         // Second clone and a push: the helper answers; nobody is asked.
         let second = try await shell("""
