@@ -18,7 +18,7 @@ extension Vault {
     /// gives: the items without an access control, and `applicationPassword`
     /// items whose password is on `context`. Every other item is listed as
     /// needing the owner. The check can therefore be skipped only where it
-    /// guards nothing that ``item(service:account:context:)`` would not hand
+    /// guards nothing that ``read(service:account:operationPrompt:context:)`` would not hand
     /// out without it.
     ///
     /// - Parameters:

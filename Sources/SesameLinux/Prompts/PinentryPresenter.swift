@@ -134,7 +134,7 @@ public final class PinentryPresenter: PromptPresenter {
     /// this only during a scan, once per scan, and cancels it when the scan
     /// ends first.
     ///
-    /// - Returns: ``PromptAction/cancel`` when the person pressed the
+    /// - Returns: `PromptAction.cancel` when the person pressed the
     ///   dialog's button or closed it; `nil` when the wait was cancelled
     ///   (pinentry is then killed: the dialog closes) or pinentry cannot
     ///   show the dialog (the scan goes on without it; the reason is on
