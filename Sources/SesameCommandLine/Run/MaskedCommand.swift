@@ -6,6 +6,7 @@ import Darwin
 // Thread and NSLock (FoundationEssentials has neither).
 import Foundation
 import Sesame
+import SesameSecretsInUse
 import Subprocess
 import Synchronization
 #if canImport(System)
@@ -18,7 +19,7 @@ import SystemPackage
 /// the command's output must pass through it, so it starts the command
 /// (through swift-subprocess: signals reset to a shell's, no descriptor of
 /// ours but 0, 1 and 2) with standard output and error on pipes, copies
-/// them through an ``OutputMasker``, and then ends the way the command
+/// them through an `OutputMasker`, and then ends the way the command
 /// ended (its exit code, or the same signal).
 enum MaskedCommand {
     /// Runs `command` (the environment as `CommandEnvironment.export` left it),

@@ -17,18 +17,25 @@ import Sesame
 /// - at the end of the stream, a held-back beginning of a value of
 ///   ``minimumConcealed`` bytes or more is concealed, not printed (a command
 ///   that prints 15 of 16 bytes and exits).
-struct OutputMasker {
-    static let mask = Array("<concealed by sesame>".utf8)
-    /// Shorter pieces (a line, a cut-off beginning) are too common in other
-    /// output to conceal them without hiding what is not a secret.
-    static let minimumConcealed = 8
+///
+/// Never prompts and keeps no copy past ``wipeAll()``: call it when the
+/// stream ends, as `sesame run` does for its command's output.
+public struct OutputMasker: Sendable {
+    /// What replaces a value: `<concealed by sesame>`.
+    public static let mask = Array("<concealed by sesame>".utf8)
+    /// The fewest bytes of a line of a value, or of a cut-off beginning,
+    /// that are concealed. Shorter pieces are too common in other output to
+    /// conceal them without hiding what is not a secret.
+    public static let minimumConcealed = 8
 
     /// Longest first: the values, then their lines.
     private var secrets: [[UInt8]]
     private var pending: [UInt8] = []
 
+    /// A masker for `secrets`.
+    ///
     /// - Parameter secrets: The values to conceal; empty ones are ignored.
-    init(secrets: [SecretBytes]) {
+    public init(secrets: [SecretBytes]) {
         var unique: [[UInt8]] = []
         func add(_ bytes: [UInt8]) {
             if !bytes.isEmpty, !unique.contains(bytes) { unique.append(bytes) }
@@ -56,18 +63,25 @@ struct OutputMasker {
     }
 
     /// What may be written now, given the next chunk of the stream.
-    mutating func feed(_ chunk: some Collection<UInt8>) -> [UInt8] {
+    ///
+    /// - Parameter chunk: The bytes just read.
+    /// - Returns: The bytes to write: everything up to what could still
+    ///   become the start of a value, with each value concealed.
+    public mutating func feed(_ chunk: some Collection<UInt8>) -> [UInt8] {
         pending += chunk
         return drain(atEnd: false)
     }
 
     /// The rest, at the end of the stream.
-    mutating func finish() -> [UInt8] {
+    ///
+    /// - Returns: What was held back, concealed when it is the beginning of
+    ///   a value of ``minimumConcealed`` bytes or more.
+    public mutating func finish() -> [UInt8] {
         drain(atEnd: true)
     }
 
     /// Wipes the copies of the secrets and what is held back.
-    mutating func wipeAll() {
+    public mutating func wipeAll() {
         wipe(&pending)
         for index in secrets.indices { wipe(&secrets[index]) }
     }
