@@ -39,9 +39,8 @@ struct Machine {
         }
         #else
         // The CLI is a Linux tool; elsewhere (no SesameLinux) it only has to
-        // build, on the core's own defaults: the attempt file, no sensor.
-        let environment = ProcessInfo.processInfo.environment
-        authenticators = Authenticators(appName: "sesame", attempts: FileAttemptStore(path: FileAttemptStore.defaultPath(environment: environment)))
+        // build, on the core's account defaults: the attempt file, no sensor.
+        authenticators = Authenticators.account(appName: "sesame", environment: ProcessInfo.processInfo.environment)
         #endif
     }
 

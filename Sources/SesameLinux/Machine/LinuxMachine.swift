@@ -86,16 +86,14 @@ public struct LinuxMachine: Sendable {
         case .available: ReuseWindowPlace(location: "kernel user keyring", available: true)
         case .notAvailable(let reason): ReuseWindowPlace(location: "not available: " + reason, available: false)
         }
-        var authenticators = Authenticators(
-            appName: appName,
-            sensor: FprintdSensor(),
-            devicePasscode: PAMPasscodeVerifier(configuration: try .init(service: pamService)),
-            presenter: presenter,
-            attempts: FileAttemptStore(path: attemptsPath),
-            // Where keyctl is blocked the store is still set and every read
-            // fails, so nothing is reused; the attempt file is never a
-            // fallback, as it outlives reboots.
-            reuseWindow: Self.reuseWindowStore(environment: environment))
+        var authenticators = Authenticators.account(appName: appName, environment: environment)
+        authenticators.sensor = FprintdSensor()
+        authenticators.devicePasscode = PAMPasscodeVerifier(configuration: try .init(service: pamService))
+        authenticators.presenter = presenter
+        // Where keyctl is blocked the store is still set and every read
+        // fails, so nothing is reused; the attempt file is never a
+        // fallback, as it outlives reboots.
+        authenticators.reuseWindow = Self.reuseWindowStore(environment: environment)
         authenticators.deviceKeySealer = TPMDeviceKeySealer(tcti: tcti)
         self.authenticators = authenticators
     }
