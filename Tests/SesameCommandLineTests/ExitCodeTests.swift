@@ -13,7 +13,7 @@ struct ExitCodeTests {
     func tableMatchesHelp() async throws {
         let home = try VaultHome()
         defer { home.remove() }
-        let page = try await SesameBinary.run(["help", "exit-codes"], environment: home.environment + ["COLUMNS": "500"])
+        let page = try await SesameBinary.run(["help", "exit-codes"], environment: home.environment.merging(["COLUMNS": "500"]) { $1 })
         let table = try String(contentsOf: Self.guide, encoding: .utf8)
         for code in 0...11 {
             let line = try #require(page.stdout.split(separator: "\n").first { $0.hasPrefix("  \(code)\t") }, "help lacks \(code)")
@@ -66,8 +66,4 @@ struct ExitCodeTests {
         let exposed = try await home.script(["ls"])
         #expect(exposed.status == 9, "\(exposed.stderr)")
     }
-}
-
-private func + (left: [String: String], right: [String: String]) -> [String: String] {
-    left.merging(right) { $1 }
 }

@@ -120,8 +120,7 @@ public struct LinuxMachine: Sendable {
     /// - Returns: The presenter, or `nil`.
     public static func ownerPresenter(environment: [String: String] = ProcessInfo.processInfo.environment) -> (any PromptPresenter)? {
         if let terminal = TerminalPresenter() { return terminal }
-        let isSet = { (name: String) in environment[name].map { !$0.isEmpty } ?? false }
-        guard isSet("DISPLAY") || isSet("WAYLAND_DISPLAY") else { return nil }
+        guard PinentryPresenter.isGraphicalSession(environment) else { return nil }
         return PinentryPresenter.find(environment: environment)
     }
 

@@ -84,10 +84,16 @@ public final class PinentryPresenter: PromptPresenter {
     public static func preferred(environment: [String: String]) -> (any PromptPresenter)? {
         let isSet = { (name: String) in environment[name].map { !$0.isEmpty } ?? false }
         if isSet("PINENTRY") { return find(environment: environment) }
-        if isSet("DISPLAY") || isSet("WAYLAND_DISPLAY"), let pinentry = find(environment: environment) { return pinentry }
+        if isGraphicalSession(environment), let pinentry = find(environment: environment) { return pinentry }
         if let askpass = AskpassPresenter(environment: environment) { return askpass }
         guard isSet("GPG_TTY") else { return nil }
         return find(environment: environment)
+    }
+
+    /// Whether the environment is a graphical session's (`$DISPLAY` or
+    /// `$WAYLAND_DISPLAY` set), where pinentry can show a window.
+    static func isGraphicalSession(_ environment: [String: String]) -> Bool {
+        ["DISPLAY", "WAYLAND_DISPLAY"].contains { environment[$0].map { !$0.isEmpty } ?? false }
     }
 
     /// The path of the pinentry program the environment names.

@@ -91,7 +91,7 @@ struct HelpTopicTests {
         while let path = pending.popLast() {
             seen += 1
             pending += try await subcommands(of: path)
-            let page = try await SesameBinary.run(path + ["--help"], environment: environment + ["COLUMNS": "100"])
+            let page = try await SesameBinary.run(path + ["--help"], environment: environment.merging(["COLUMNS": "100"]) { $1 })
             #expect(page.status == 0, "\(path): \(page.stderr)")
             // The overview and discussion come before USAGE; the option
             // columns after it are aligned with spaces on purpose.
@@ -105,8 +105,4 @@ struct HelpTopicTests {
         }
         #expect(seen >= 30, "walked \(seen) commands")
     }
-}
-
-private func + (left: [String: String], right: [String: String]) -> [String: String] {
-    left.merging(right) { $1 }
 }
