@@ -4,7 +4,7 @@ import Testing
 
 @Suite("SPEC D2: AccessControl → SecAccessControlCreateFlags")
 struct AccessControlFlagTests {
-    @Test("Bit values equal Apple's SecAccessControlCreateFlags")
+    @Test("SPEC D2: Bit values equal Apple's SecAccessControlCreateFlags")
     func bits() {
         #expect(KeychainAccessControl.Bit.userPresence.rawValue == 1 << 0)
         #expect(KeychainAccessControl.Bit.biometryAny.rawValue == 1 << 1)
@@ -16,14 +16,14 @@ struct AccessControlFlagTests {
         #expect(KeychainAccessControl.Bit.applicationPassword.rawValue == 1 << 31)
     }
 
-    @Test("Each single flag", arguments: AccessControl.Flag.allCases)
+    @Test("SPEC D2: Each single flag", arguments: AccessControl.Flag.allCases)
     func single(flag: AccessControl.Flag) throws {
         let translated = KeychainAccessControl(try AccessControl([flag]), accessibility: .whenUnlockedThisDeviceOnly)
         #expect(translated.flags == KeychainAccessControl.bit(for: flag).rawValue)
         #expect(!translated.contains(.or) && !translated.contains(.and))
     }
 
-    @Test("Every valid combination, with or and and", arguments: [AccessControl.Combination.or, .and])
+    @Test("SPEC D2: Every valid combination, with or and and", arguments: [AccessControl.Combination.or, .and])
     func combinations(combination: AccessControl.Combination) throws {
         let all = AccessControl.Flag.allCases
         for mask in 1..<(1 << all.count) {
@@ -43,7 +43,7 @@ struct AccessControlFlagTests {
         }
     }
 
-    @Test("The two README examples")
+    @Test("SPEC D2: The two README examples")
     func examples() throws {
         let token = KeychainAccessControl(try AccessControl([.biometryCurrentSet, .applicationPassword], combination: .and), accessibility: .whenUnlockedThisDeviceOnly)
         #expect(token.flags == 0x8 | 0x8000_0000 | 0x8000)
@@ -51,7 +51,7 @@ struct AccessControlFlagTests {
         #expect(presence.flags == 0x2 | 0x10 | 0x4000)
     }
 
-    @Test("Accessibility classes name their kSecAttrAccessible constant", arguments: ItemAccessibility.allCases)
+    @Test("SPEC D2: Accessibility classes name their kSecAttrAccessible constant", arguments: ItemAccessibility.allCases)
     func accessibility(value: ItemAccessibility) {
         let name = KeychainAccessibility.constantName(value)
         #expect(name == "kSecAttrAccessible" + value.rawValue.prefix(1).uppercased() + value.rawValue.dropFirst())

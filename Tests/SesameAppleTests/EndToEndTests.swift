@@ -17,7 +17,7 @@ struct EndToEndTests {
         ))
     }
 
-    @Test("Match: success, with biometry type and domain state")
+    @Test("SPEC A3, A7, A8: Match: success, with biometry type and domain state")
     func match() async throws {
         let device = SimulatedLocalAuthentication()
         device.script(.match)
@@ -28,7 +28,7 @@ struct EndToEndTests {
         try await context.evaluate(.biometrics, localizedReason: "Open")
     }
 
-    @Test("Three non-matches end the prompt with authenticationFailed (SPEC A4)")
+    @Test("SPEC A4: Three non-matches end the prompt with authenticationFailed")
     func noMatch() async {
         let device = SimulatedLocalAuthentication()
         device.script(.noMatch, .noMatch, .noMatch)
@@ -38,7 +38,7 @@ struct EndToEndTests {
         #expect(device.evaluations == 3)
     }
 
-    @Test("Five non-matches lock biometrics out; the device passcode lifts it")
+    @Test("SPEC A4: Five non-matches lock biometrics out; the device passcode lifts it")
     func lockout() async throws {
         let device = SimulatedLocalAuthentication()
         device.script(.noMatch, .noMatch, .noMatch, .noMatch, .noMatch)
@@ -58,7 +58,7 @@ struct EndToEndTests {
         #expect(!device.isLockedOut)
     }
 
-    @Test("Cancel, fallback and system cancel end the evaluation as on Apple", arguments: [
+    @Test("SPEC A3: Cancel, fallback and system cancel end the evaluation as on Apple", arguments: [
         (SimulatedLocalAuthentication.Outcome.userCancel, AuthenticationError.Code.userCancel),
         (.userFallback, .userFallback),
         (.systemCancel, .systemCancel),
@@ -75,7 +75,7 @@ struct EndToEndTests {
         }
     }
 
-    @Test("Not enrolled, no sensor and no passcode are reported before any prompt")
+    @Test("SPEC A2: Not enrolled, no sensor and no passcode are reported before any prompt")
     func unavailable() async {
         let cases: [(SimulatedLocalAuthentication, AuthenticationError.Code)] = [
             (SimulatedLocalAuthentication(enrolled: []), .biometryNotEnrolled),
@@ -93,7 +93,7 @@ struct EndToEndTests {
         }
     }
 
-    @Test("invalidate() ends a prompt in flight with appCancel (SPEC A9)")
+    @Test("SPEC A9: invalidate() ends a prompt in flight with appCancel")
     func invalidate() async throws {
         let device = SimulatedLocalAuthentication()
         device.script(.hold)
@@ -131,7 +131,7 @@ struct EndToEndTests {
         await second.end()
     }
 
-    @Test("Device passcode through LocalAuthentication")
+    @Test("SPEC A1: Device passcode through LocalAuthentication")
     func passcode() async {
         let device = SimulatedLocalAuthentication(enrolled: [])
         let verifier = LocalAuthenticationPasscode(localizedReason: "Unlock", makeContext: device.factory)

@@ -8,7 +8,7 @@ struct InfoPlistTests {
     static let missing = InfoPlist { _ in nil }
     static let present = InfoPlist { $0 == InfoPlist.faceIDUsageDescriptionKey ? "Unlock your notes" : nil }
 
-    @Test("Face ID without the key: a typed error, no prompt", arguments: [SimulatedLocalAuthentication.Biometry.faceID, .opticID])
+    @Test("A2: Face ID without the key: a typed error, no prompt", arguments: [SimulatedLocalAuthentication.Biometry.faceID, .opticID])
     func missingKey(biometry: SimulatedLocalAuthentication.Biometry) async {
         let device = SimulatedLocalAuthentication(biometry: biometry)
         device.script(.match)
@@ -22,7 +22,7 @@ struct InfoPlistTests {
         #expect(state.biometryType == .face)
     }
 
-    @Test("Through AuthenticationContext it is biometryNotAvailable with the reason")
+    @Test("A2: Through AuthenticationContext it is biometryNotAvailable with the reason")
     func throughContext() async {
         let device = SimulatedLocalAuthentication(biometry: .faceID)
         let context = AuthenticationContext(Authenticators(appName: "Notes", sensor: device.sensor(infoPlist: Self.missing)))
@@ -36,7 +36,7 @@ struct InfoPlistTests {
         }
     }
 
-    @Test("Face ID with the key, and Touch ID without it, evaluate normally")
+    @Test("A2: Face ID with the key, and Touch ID without it, evaluate normally")
     func allowed() async throws {
         for (biometry, plist) in [(SimulatedLocalAuthentication.Biometry.faceID, Self.present), (.touchID, Self.missing)] {
             let device = SimulatedLocalAuthentication(biometry: biometry)
@@ -47,7 +47,7 @@ struct InfoPlistTests {
         }
     }
 
-    @Test("An empty or blank description counts as missing")
+    @Test("A2: An empty or blank description counts as missing")
     func blank() {
         #expect(!InfoPlist { _ in "  " }.hasFaceIDUsageDescription)
         #expect(Self.present.hasFaceIDUsageDescription)

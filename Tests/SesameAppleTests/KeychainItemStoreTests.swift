@@ -15,7 +15,7 @@ struct KeychainItemStoreTests {
         store = device.keychainStore(keychain)
     }
 
-    @Test("add, contains, read, update, delete")
+    @Test("SPEC D2: add, contains, read, update, delete")
     func lifecycle() async throws {
         try await store.add(Array("s3cret".utf8), service: "svc", account: "token")
         #expect(try await store.contains(service: "svc", account: "token"))
@@ -30,13 +30,13 @@ struct KeychainItemStoreTests {
         await #expect(throws: VaultError.itemNotFound) { try await store.delete(service: "svc", account: "token") }
     }
 
-    @Test("A second add is duplicateItem")
+    @Test("SPEC D4: A second add is duplicateItem")
     func duplicate() async throws {
         try await store.add([1], service: "svc", account: "a")
         await #expect(throws: VaultError.duplicateItem) { try await store.add([2], service: "svc", account: "a") }
     }
 
-    @Test("A protected read prompts; match reads, cancel is userCanceled, no match is authFailed")
+    @Test("SPEC D3, D4: A protected read prompts; match reads, cancel is userCanceled, no match is authFailed")
     func prompted() async throws {
         try await store.add([7], service: "svc", account: "card", accessControl: .biometryAny)
         #expect(try await store.contains(service: "svc", account: "card"))

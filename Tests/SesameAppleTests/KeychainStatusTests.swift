@@ -4,12 +4,12 @@ import Testing
 
 @Suite("SPEC D4: OSStatus results map to vault statuses")
 struct KeychainStatusTests {
-    @Test("errSecSuccess is no error")
+    @Test("SPEC D4: errSecSuccess is no error")
     func success() {
         #expect(KeychainStatus.error(for: 0, item: "s/a") == nil)
     }
 
-    @Test("Each documented OSStatus", arguments: [
+    @Test("SPEC D4: Each documented OSStatus", arguments: [
         (Int32(-128), VaultError.Status.userCanceled),
         (-25300, .itemNotFound),
         (-25293, .authFailed),
@@ -25,7 +25,7 @@ struct KeychainStatusTests {
         if expected != .invalidArgument { #expect(Int32(expected.rawValue) == status) }
     }
 
-    @Test("Any other OSStatus is a failure that carries the number", arguments: [Int32(-34018), -26276, -4, 1])
+    @Test("SPEC D4: Any other OSStatus is a failure that carries the number", arguments: [Int32(-34018), -26276, -4, 1])
     func generic(status: Int32) {
         let error = KeychainStatus.error(for: status, item: "svc/acct")
         #expect(error?.status == .ioError)

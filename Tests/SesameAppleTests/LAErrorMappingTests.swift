@@ -4,7 +4,7 @@ import Testing
 
 @Suite("LAError codes map onto Sesame's backend vocabulary")
 struct LAErrorMappingTests {
-    @Test("Raw values equal Apple's LAError.Code values")
+    @Test("A3: Raw values equal Apple's LAError.Code values")
     func rawValues() {
         let expected: [LAErrorCode: Int] = [
             .authenticationFailed: -1, .userCancel: -2, .userFallback: -3, .systemCancel: -4,
@@ -20,7 +20,7 @@ struct LAErrorMappingTests {
         }
     }
 
-    @Test("A failed biometric evaluation: every code", arguments: LAErrorCode.allCases)
+    @Test("A3: A failed biometric evaluation: every code", arguments: LAErrorCode.allCases)
     func scanOutcome(code: LAErrorCode) {
         let outcome = LAErrorMapping.scanOutcome(LAFailure(code))
         let expected: LAErrorMapping.ScanOutcome = switch code {
@@ -42,7 +42,7 @@ struct LAErrorMappingTests {
         #expect(Self.kindOnly(outcome) == Self.kindOnly(expected))
     }
 
-    @Test("canEvaluatePolicy failures become availabilities", arguments: LAErrorCode.allCases)
+    @Test("A2: canEvaluatePolicy failures become availabilities", arguments: LAErrorCode.allCases)
     func availability(code: LAErrorCode) {
         let availability = LAErrorMapping.availability(LAFailure(code))
         switch code {
@@ -59,7 +59,7 @@ struct LAErrorMappingTests {
         }
     }
 
-    @Test("Device-owner evaluation failures become passcode outcomes", arguments: LAErrorCode.allCases)
+    @Test("A3: Device-owner evaluation failures become passcode outcomes", arguments: LAErrorCode.allCases)
     func passcode(code: LAErrorCode) {
         let verification = LAErrorMapping.passcodeVerification(LAFailure(code))
         switch code {
@@ -75,7 +75,7 @@ struct LAErrorMappingTests {
         }
     }
 
-    @Test("passcodeNotSet makes the passcode state notSet")
+    @Test("A2: passcodeNotSet makes the passcode state notSet")
     func passcodeState() {
         guard case .notSet(let reason) = LAErrorMapping.passcodeState(LAFailure(.passcodeNotSet)) else {
             Issue.record("expected notSet")
@@ -84,7 +84,7 @@ struct LAErrorMappingTests {
         #expect(reason.kind == .notConfigured)
     }
 
-    @Test("An unknown code is reported with its number, not dropped")
+    @Test("A3: An unknown code is reported with its number, not dropped")
     func unknown() {
         guard case .error(.unavailable(let reason)) = LAErrorMapping.scanOutcome(LAFailure(rawCode: -99, message: "odd")) else {
             Issue.record("expected unavailable")
@@ -94,7 +94,7 @@ struct LAErrorMappingTests {
         #expect(reason.detail.contains("-99"))
     }
 
-    @Test("biometryType: touchID → fingerprint, faceID and opticID → face")
+    @Test("A7: biometryType: touchID → fingerprint, faceID and opticID → face")
     func biometryTypes() {
         #expect(LABiometryKind.none.biometryType == .none)
         #expect(LABiometryKind.touchID.biometryType == .fingerprint)

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("SPEC A13: LA replies on a background queue, UI replies on the main actor")
 struct ReplyThreadingTests {
-    @Test("The simulated LA reply arrives on its background queue, like LocalAuthentication's")
+    @Test("SPEC A13: The simulated LA reply arrives on its background queue, like LocalAuthentication's")
     func laReplyQueue() async {
         let device = SimulatedLocalAuthentication()
         device.script(.match)
@@ -22,7 +22,7 @@ struct ReplyThreadingTests {
         #expect(onQueue)
     }
 
-    @Test("AuthenticationContext's completion handler runs on the main actor")
+    @Test("SPEC A13: AuthenticationContext's completion handler runs on the main actor")
     @MainActor
     func contextReplyOnMain() async {
         let device = SimulatedLocalAuthentication()
@@ -37,7 +37,7 @@ struct ReplyThreadingTests {
         #expect((try? result.get()) != nil)
     }
 
-    @Test("A failure reply also arrives on the main actor")
+    @Test("SPEC A13: A failure reply also arrives on the main actor")
     @MainActor
     func failureOnMain() async {
         let device = SimulatedLocalAuthentication()

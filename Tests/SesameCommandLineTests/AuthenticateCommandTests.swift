@@ -24,7 +24,7 @@ struct AuthenticateCommandTests {
     }
 
 
-    @Test("A match exits 0, after the prompt and a retry hint were shown on the terminal")
+    @Test("A3, G: A match exits 0, after the prompt and a retry hint were shown on the terminal")
     func match() async throws {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
@@ -44,7 +44,7 @@ struct AuthenticateCommandTests {
         #expect(screen.contains("Authenticated."))
     }
 
-    @Test("Three strangers exit 4; Ctrl-C exits 5 and releases the reader")
+    @Test("A3, A4: Three strangers exit 4; Ctrl-C exits 5 and releases the reader")
     func failAndCancel() async throws {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }

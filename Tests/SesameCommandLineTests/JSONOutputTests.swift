@@ -3,7 +3,7 @@ import Sesame
 import SesameTesting
 import Testing
 
-/// Issue 16: `--json` on every command that prints data, each one JSON
+/// `--json` on every command that prints data, each one JSON
 /// document on standard output that says the same as the plain output.
 @Suite("--json on every command that prints data")
 struct JSONOutputTests {

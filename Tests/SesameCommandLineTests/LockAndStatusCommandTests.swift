@@ -51,7 +51,7 @@ struct LockAndStatusCommandTests {
         return try #require(JSONSerialization.jsonObject(with: result.output) as? [String: Any])
     }
 
-    @Test("sesame lock exits 0, prints nothing on stdout, and again when no window is open; it creates no file")
+    @Test("SPEC A6: sesame lock exits 0, prints nothing on stdout, and again when no window is open; it creates no file")
     func lock() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         for _ in 0..<2 {
@@ -118,7 +118,7 @@ struct LockAndStatusCommandTests {
         #expect(text.stdout.contains("1 item (counted without unlocking), key slots: passcode, recovery"))
     }
 
-    @Test("status names where the reuse window is kept; no window is open in a fresh scope")
+    @Test("SPEC A6: status names where the reuse window is kept; no window is open in a fresh scope")
     func reuseSection() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let section = try #require(try await statusJSON()["reuse"] as? [String: Any])

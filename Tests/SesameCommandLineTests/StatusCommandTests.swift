@@ -20,7 +20,7 @@ struct StatusCommandTests {
         try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
-    @Test("Reports every authenticator with a reason on a machine without a system bus, and creates no file")
+    @Test("A2: Reports every authenticator with a reason on a machine without a system bus, and creates no file")
     func noSystemBus() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try await SesameBinary.run(["status"], environment: environment(bus: "unix:path=\(home)/no-such-socket"))
@@ -33,7 +33,7 @@ struct StatusCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: home).isEmpty, "status never writes")
     }
 
-    @Test("--json carries stable reason codes")
+    @Test("A2: --json carries stable reason codes")
     func jsonShape() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try await SesameBinary.run(["status", "--json", "--pam-service", "sesame-no-such-service"],
@@ -50,7 +50,7 @@ struct StatusCommandTests {
         #expect((passcode["reason"] as? String)?.contains("/etc/pam.d/sesame-no-such-service") == true)
     }
 
-    @Test("An invalid PAM service name is a usage error, not a crash")
+    @Test("G: An invalid PAM service name is a usage error, not a crash")
     func invalidService() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let result = try await SesameBinary.run(["status", "--pam-service", "../etc/passwd"], environment: environment(bus: "unix:path=/nonexistent"))
@@ -59,7 +59,7 @@ struct StatusCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test("Shows the real fingerprint state from fprintd: not running, no finger, ready with the enrolled finger",
+    @Test("A2: Shows the real fingerprint state from fprintd: not running, no finger, ready with the enrolled finger",
           .enabled(if: FprintdHarness.missingComponents.isEmpty,
                    "needs fprintd, dbus-daemon and python3-dbusmock; missing: \(FprintdHarness.missingComponents.joined(separator: ", "))"))
     func realFprintd() async throws {

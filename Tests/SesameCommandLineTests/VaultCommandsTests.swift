@@ -26,7 +26,7 @@ struct VaultCommandsTests: VaultHomeSuite {
         try JSONSerialization.jsonObject(with: result.output)
     }
 
-    @Test("init, put from stdin, get the exact bytes, ls, ls --json, rm, then get exits 3")
+    @Test("D2: init, put from stdin, get the exact bytes, ls, ls --json, rm, then get exits 3")
     func roundTrip() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let created = try await sesame(["init", "--passcode-fd", "3"] + cheap, passcode: "correct horse")

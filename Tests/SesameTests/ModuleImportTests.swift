@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// docs/ARCHITECTURE.md's module table says which of the package's own
-/// modules each module may import (issue 24); every source file is held to it.
+/// modules each module may import; every source file is held to it.
 @Suite("Module imports follow docs/ARCHITECTURE.md")
 struct ModuleImportTests {
     /// Module → the package modules it may import, read from the table.
@@ -81,7 +81,7 @@ struct ModuleImportTests {
 }
 
 /// An app that depends on the `Sesame` product alone links no integration
-/// (issue 24). `sesame-vault-stress`, built for these tests, is such an app:
+/// `sesame-vault-stress`, built for these tests, is such an app:
 /// its only package dependency is `Sesame`.
 @Suite("An app on Sesame alone links no integration")
 struct CoreOnlyLinkTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A raw client of the agent's socket for the flood tests (issue 23), and
+/// A raw client of the agent's socket for the flood tests, and
 /// what `/proc` tells about the agent process.
 struct AgentClientSocket {
     let descriptor: Int32

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `--allow-sha1` (issue 26, SPEC D8): an RSA key imported with it signs
+/// `--allow-sha1` (SPEC D8): an RSA key imported with it signs
 /// `ssh-rsa` (SHA-1) when a client asks, so `ssh-add -T` (OpenSSH 9.2 tests
 /// an RSA key with `ssh-rsa`) answers as OpenSSH's own agent answers and an
 /// `ssh` login to an sshd that accepts only `ssh-rsa` works; an RSA key
@@ -50,7 +50,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         })
     }
 
-    @Test("issue 26, SPEC D8: ssh-add -T of an RSA key imported with --allow-sha1 succeeds, as with OpenSSH's agent; without it, it fails (reason naming --allow-sha1 in the log); ssh-add of the same files neither sets nor clears the mark")
+    @Test("SPEC D8: ssh-add -T of an RSA key imported with --allow-sha1 succeeds, as with OpenSSH's agent; without it, it fails (reason naming --allow-sha1 in the log); ssh-add of the same files neither sets nor clears the mark")
     func sshAddTest() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -97,7 +97,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         #expect(mine.old.status == 0 && mine.new.status != 0, "\(mine.old.stderr) \(mine.new.stderr)")
     }
 
-    @Test("issue 26, SPEC D8: ssh logs in with ssh-rsa (client and sshd limited to it) with the --allow-sha1 key, and not with the other RSA key")
+    @Test("SPEC D8: ssh logs in with ssh-rsa (client and sshd limited to it) with the --allow-sha1 key, and not with the other RSA key")
     func sshRSALogin() async throws {
         defer { place.remove() }
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")
@@ -142,7 +142,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
             print("signed", kind, "verified" if good else "NOT-VERIFIED", name)
         """
 
-    @Test("issue 26, SPEC D8: python3-paramiko's ssh-rsa signature request (no algorithm) is signed and verifies for the --allow-sha1 key, and refused for the other")
+    @Test("SPEC D8: python3-paramiko's ssh-rsa signature request (no algorithm) is signed and verifies for the --allow-sha1 key, and refused for the other")
     func paramikoSHA1() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -156,7 +156,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         #expect(output == ["signed ssh-rsa verified \(blob("old"))", "refused \(blob("new"))"], "\(result.stdout) \(result.stderr)")
     }
 
-    @Test("issue 26, SPEC D8: sesame key sign --rsa-scheme ssh-rsa signs with the marked key (openssl verifies SHA-1) and is refused for the other; --allow-sha1 on a key that is not RSA is refused")
+    @Test("SPEC D8: sesame key sign --rsa-scheme ssh-rsa signs with the marked key (openssl verifies SHA-1) and is refused for the other; --allow-sha1 on a key that is not RSA is refused")
     func keySignAndNonRSA() async throws {
         defer { place.remove() }
         try await place.createVault()

@@ -8,7 +8,7 @@ import SesameSSH
 /// login password is asked through `$SSH_ASKPASS`, as OpenSSH asks, and
 /// checked by the real Linux-PAM; every prompt is also a desktop notification
 /// on the session bus (python-dbusmock's notification daemon records it)
-/// (issue 15).
+/// (SPEC D7, G).
 @Suite(
     "sesame ssh-agent: the login password through SSH_ASKPASS, real PAM",
     .serialized,
@@ -16,7 +16,7 @@ import SesameSSH
     .enabled(if: PAMTestService.isPwdfileInstalled, "pam_pwdfile is not installed: apt-get install libpam-pwdfile")
 )
 struct SSHAgentAskpassTests {
-    @Test("issue 15: a device-passcode key signs after SSH_ASKPASS gives the right login password, not after a wrong one")
+    @Test("D7, G: a device-passcode key signs after SSH_ASKPASS gives the right login password, not after a wrong one")
     func askpass() async throws {
         let service = PAMTestService(password: "l0gin pass phrase")
         defer { service.remove() }

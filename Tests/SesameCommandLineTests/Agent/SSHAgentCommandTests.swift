@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import SesameSSH
 
-/// `sesame ssh-agent` judged by the real OpenSSH client tools (issue 15):
+/// `sesame ssh-agent` judged by the real OpenSSH client tools (SPEC D7):
 /// `ssh-add` lists, adds, hides, locks; `ssh-keygen -Y` signs through the
 /// agent and verifies. Keys here need no user check (no reader on this bus);
 /// `SSHAgentFprintdTests` covers the finger for every use and `ssh` logins.
@@ -24,7 +24,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         return try await AgentProcess(place: place, socket: place.file("run/sesame/ssh-agent.sock"), arguments: arguments)
     }
 
-    @Test("issue 15: ssh-add -L lists the vault's SSH keys; ssh-keygen -Y sign through the agent verifies with ssh-keygen -Y verify")
+    @Test("SPEC D7: ssh-add -L lists the vault's SSH keys; ssh-keygen -Y sign through the agent verifies with ssh-keygen -Y verify")
     func listAndSign() async throws {
         defer { place.remove() }
         let agent = try await startAgent()
@@ -63,7 +63,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(directoryMode == 0o700)
     }
 
-    @Test("issue 15: ssh-add FILE imports into the vault with --add-access; -d and -D hide keys from the agent; the vault keeps them")
+    @Test("SPEC D7: ssh-add FILE imports into the vault with --add-access; -d and -D hide keys from the agent; the vault keeps them")
     func addAndRemove() async throws {
         defer { place.remove() }
         let agent = try await startAgent(["--add-access", "none"])
@@ -85,7 +85,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(try await sesame(["key", "ls", "--service", "ssh"]).stdout == keys.stdout, "the vault keeps the key")
     }
 
-    @Test("issue 15: ssh-add -x locks (no keys listed, nothing signed); -X with the wrong passphrase fails, with the right one unlocks")
+    @Test("SPEC D7: ssh-add -x locks (no keys listed, nothing signed); -X with the wrong passphrase fails, with the right one unlocks")
     func lockAndUnlock() async throws {
         defer { place.remove() }
         let agent = try await startAgent()
@@ -105,7 +105,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(try await agent.client("ssh-add", ["-L"]).status == 0)
     }
 
-    @Test("issue 15: another user is refused (SO_PEERCRED) even when the socket's modes would let them in")
+    @Test("SPEC D7: another user is refused (SO_PEERCRED) even when the socket's modes would let them in")
     func otherUserRefused() async throws {
         defer { place.remove() }
         let agent = try await startAgent()
@@ -124,7 +124,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         #expect(try await agent.client("ssh-add", ["-L"]).status == 0, "the owner still is served")
     }
 
-    @Test("issue 15: hostile frames: oversized or empty closes the connection, garbage gets failure; the agent keeps serving")
+    @Test("SPEC D7: hostile frames: oversized or empty closes the connection, garbage gets failure; the agent keeps serving")
     func hostileInput() async throws {
         defer { place.remove() }
         let agent = try await startAgent()
@@ -211,7 +211,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         return pid_t(line.dropFirst("SSH_AGENT_PID=".count).prefix { $0.isNumber })
     }
 
-    @Test("issue 15: under systemd socket activation (systemd-socket-activate) it serves the socket it is given")
+    @Test("SPEC D7: under systemd socket activation (systemd-socket-activate) it serves the socket it is given")
     func socketActivation() async throws {
         defer { place.remove() }
         try await place.createVault()

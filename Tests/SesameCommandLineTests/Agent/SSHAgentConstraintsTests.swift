@@ -4,7 +4,7 @@ import Glibc
 import Testing
 import SesameSSH
 
-/// `ssh-add -t` and `ssh-add -c` survive the agent (issue 23, SPEC D8): the
+/// `ssh-add -t` and `ssh-add -c` survive the agent (SPEC D8): the
 /// constraints are stored with the key in the vault and enforced there, so a
 /// restarted agent and `sesame key sign` obey them too. Real OpenSSH clients.
 @Suite("sesame ssh-agent: ssh-add -t and -c across an agent restart (SPEC D8)", .serialized, .timeLimit(.minutes(2)))

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `ssh-add -h` (issue 26, SPEC D8): two sshd on 127.0.0.1 with different
+/// `ssh-add -h` (SPEC D8): two sshd on 127.0.0.1 with different
 /// host keys stand for hosts `hosta` and `hostb` (named to ssh-add by a
 /// known_hosts file). A key restricted to `hosta` logs in there, not to
 /// `hostb`, and not on from `hosta` through its forwarded agent; a key also
@@ -73,7 +73,7 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         #expect(output.contains("FORWARDED raw sign answer 5"), "nor through a forwarded agent: \(context)")
     }
 
-    @Test("SPEC D8, issue 26: ssh-add -h hosta logs in to A, is refused for B and for the hop A>B; -h 'hosta>hostb' takes it; stored and shown by key ls; OpenSSH's agent agrees")
+    @Test("SPEC D8: ssh-add -h hosta logs in to A, is refused for B and for the hop A>B; -h 'hosta>hostb' takes it; stored and shown by key ls; OpenSSH's agent agrees")
     func destinations() async throws {
         defer { place.remove() }
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")
@@ -147,7 +147,7 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         print("add answer", c.recv(n, socket.MSG_WAITALL)[0])
         """
 
-    @Test("SPEC D9, issue 26: key ls shows a destination's host name and user pattern with control characters escaped, in text and JSON")
+    @Test("SPEC D9: key ls shows a destination's host name and user pattern with control characters escaped, in text and JSON")
     func controlCharactersEscaped() async throws {
         defer { place.remove() }
         try await place.createVault()

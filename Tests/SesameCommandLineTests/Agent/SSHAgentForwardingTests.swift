@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `--no-forwarding` (issue 26, SPEC D8): a key stored with it is neither
+/// `--no-forwarding` (SPEC D8): a key stored with it is neither
 /// listed nor used through a forwarded agent (`ssh -A` to an sshd on
 /// 127.0.0.1, then `ssh-add -L` and `ssh-keygen -Y sign` on the far side),
 /// while another key is, and it still signs locally.
@@ -33,7 +33,7 @@ struct SSHAgentForwardingTests: VaultHomeSuite {
         print("raw sign answer", c.recv(n, socket.MSG_WAITALL)[0])
         """
 
-    @Test("issue 26: through ssh -A the --no-forwarding key is not listed and not used (reason in the agent's log); the other key is; locally both sign")
+    @Test("D8: through ssh -A the --no-forwarding key is not listed and not used (reason in the agent's log); the other key is; locally both sign")
     func noForwarding() async throws {
         defer { place.remove() }
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")

@@ -18,7 +18,7 @@ import SesameSSH
              "needs fprintd, dbus-daemon, python3-dbusmock and util-linux's script")
 )
 struct SSHAgentFprintdTests {
-    @Test("issue 15, SPEC D5, D7: ssh-keygen -Y signs through the agent after a matching scan (and verifies), not after non-matching ones; a client that hangs up cancels its prompt; after a new finger the key signs nothing")
+    @Test("SPEC D5, D7: ssh-keygen -Y signs through the agent after a matching scan (and verifies), not after non-matching ones; a client that hangs up cancels its prompt; after a new finger the key signs nothing")
     func sshLogin() async throws {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }

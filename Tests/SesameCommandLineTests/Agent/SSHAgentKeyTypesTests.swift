@@ -5,7 +5,7 @@ import Testing
 
 /// `ssh-add` of RSA 2048/3072/4096, P-384 and P-521 keys that `ssh-keygen`
 /// made, judged by OpenSSH's own clients and by an independent SSH
-/// implementation (issue 26, SPEC D7): `ssh` logs in to an `sshd` on
+/// implementation (SPEC D7): `ssh` logs in to an `sshd` on
 /// 127.0.0.1 that accepts only the algorithm under test, `ssh-keygen -Y`
 /// verifies, python3-paramiko lists, signs and verifies. The private key
 /// files are deleted after `ssh-add`, so only the vault can sign.
@@ -48,7 +48,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         return lines
     }
 
-    @Test("issue 26, SPEC D7: ssh-add of each type is stored as a protected key; ssh-add -L lists it; ssh-keygen -Y sign through the agent verifies")
+    @Test("SPEC D7: ssh-add of each type is stored as a protected key; ssh-add -L lists it; ssh-keygen -Y sign through the agent verifies")
     func addListAndSign() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -76,7 +76,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         }
     }
 
-    @Test("issue 26: ssh logs in to sshd on 127.0.0.1 with each key, sshd accepting only the signature algorithm under test; refused once the agent hides the keys")
+    @Test("D7: ssh logs in to sshd on 127.0.0.1 with each key, sshd accepting only the signature algorithm under test; refused once the agent hides the keys")
     func sshLogins() async throws {
         defer { place.remove() }
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")
@@ -111,7 +111,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         }, environment: agent.clientEnvironment)
     }
 
-    @Test("issue 26: ssh-add -l -E md5 and -E sha256, ssh-add -T and the query extension answer as OpenSSH's own agent does with the same keys")
+    @Test("D7: ssh-add -l -E md5 and -E sha256, ssh-add -T and the query extension answer as OpenSSH's own agent does with the same keys")
     func sameAnswersAsOpenSSH() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -152,7 +152,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
             let mine = try await agent.client("ssh-add", ["-T", place.file("\(type.algorithm).pub")])
             if type.algorithm.hasPrefix("rsa") {
                 // ssh-add 9.2 tests an RSA key with an ssh-rsa (SHA-1) signature, which OpenSSH's agent makes and this one
-                // refuses (issue 26: SHA-1 only for keys marked for it, and no key is): a known, documented difference.
+                // refuses (SPEC D8: SHA-1 only for keys marked for it, and no key is): a known, documented difference.
                 #expect(mine.status != 0 && mine.stderr.contains("agent refused operation"), "\(type.algorithm): \(mine.stderr)")
             } else {
                 #expect(mine.status == 0, "\(type.algorithm): \(mine.stderr)")
@@ -209,7 +209,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
                     print("sha1", verifier.get_bits(), "refused")
         """
 
-    @Test("issue 26: python3-paramiko lists every key type through the agent, signs with each (RSA: rsa-sha2-256 and -512) and verifies; SHA-1 is refused")
+    @Test("D7: python3-paramiko lists every key type through the agent, signs with each (RSA: rsa-sha2-256 and -512) and verifies; SHA-1 is refused")
     func paramiko() async throws {
         defer { place.remove() }
         try await place.createVault()
@@ -232,7 +232,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         #expect(reasons.contains("ssh-rsa (SHA-1) signature was asked"), "the refusal's reason is in the agent's log: \(reasons)")
     }
 
-    @Test("issue 26: an encrypted key file is refused by ssh-add itself; a FIDO sk- key and a DSA key are refused by the agent, the reason in its log")
+    @Test("D7: an encrypted key file is refused by ssh-add itself; a FIDO sk- key and a DSA key are refused by the agent, the reason in its log")
     func refusals() async throws {
         defer { place.remove() }
         try await place.createVault()

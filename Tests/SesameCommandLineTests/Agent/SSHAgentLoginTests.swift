@@ -6,7 +6,7 @@ import Testing
 import SesameSSH
 
 /// `ssh` logs in to an `sshd` on 127.0.0.1 through `sesame ssh-agent` with a
-/// `biometry-current-set` key, against the real fprintd (issue 15): after a
+/// `biometry-current-set` key, against the real fprintd (SPEC D7): after a
 /// matching scan, and not after strangers' scans.
 ///
 /// sshd and ssh run inside one shell script, so every process they make
@@ -21,7 +21,7 @@ import SesameSSH
              "needs fprintd, dbus-daemon, python3-dbusmock, util-linux's script and openssh-server")
 )
 struct SSHAgentLoginTests {
-    @Test("issue 15: ssh logs in after a matching scan; after three strangers' scans it is refused")
+    @Test("D7, A4: ssh logs in after a matching scan; after three strangers' scans it is refused")
     func sshLogin() async throws {
         try #require(getuid() == 0, "sshd and the login run as root, as in CI")
         let harness = try await FprintdHarness.start()

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 import SesameSSH
 
-/// `sesame ssh-agent` under a flood of clients (issue 23): the attacks of the
-/// issue run against the real binary, watched through `/proc`. Bounds are
+/// `sesame ssh-agent` under a flood of clients: connection floods and
+/// stalled frames run against the real binary, watched through `/proc`. Bounds are
 /// generous for a loaded 2-core machine; the old server (a thread per
 /// client, `EMFILE` retried at once, the announced body allocated before it
 /// arrived) failed each by far: a whole core spinning, about 256 MB for the
@@ -34,7 +34,7 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         return false
     }
 
-    @Test("issue 23: at ulimit -n 256, 2,000 connections leave the agent idle (accept back-off, < 20% of a core) and it answers ssh-add -l once they close")
+    @Test("at ulimit -n 256, 2,000 connections leave the agent idle (accept back-off, < 20% of a core) and it answers ssh-add -l once they close")
     func descriptorLimitDoesNotSpin() async throws {
         defer { place.remove() }
         let agent = try await startAgent(descriptorLimit: 256)
@@ -67,7 +67,7 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         try await Task.sleep(for: .seconds(4))
         let used = try ProcessAccount.cpuSeconds(pid) - cpuBefore
         let elapsed = Double((clock.now - start).components.seconds) + Double((clock.now - start).components.attoseconds) / 1e18
-        print("issue 23 measured: \(clients.count) clients connected, agent at \(ProcessAccount.descriptors(pid)) descriptors, \(used) s CPU in \(elapsed) s")
+        print("measured: \(clients.count) clients connected, agent at \(ProcessAccount.descriptors(pid)) descriptors, \(used) s CPU in \(elapsed) s")
         #expect(used < 0.2 * elapsed, "the agent used \(used) s of CPU in \(elapsed) s at its descriptor limit (\(clients.count) clients connected)")
 
         clients.forEach { $0.close() }
@@ -76,7 +76,7 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         #expect(agent.process.isRunning)
     }
 
-    @Test("issue 23: 1,000 clients announcing 256 KiB and stalling cost under 50 MB, and are closed after the frame timeout")
+    @Test("1,000 clients announcing 256 KiB and stalling cost under 50 MB, and are closed after the frame timeout")
     func stalledHalfFramesAreBoundedAndClosed() async throws {
         defer { place.remove() }
         // The connection limit above the number of clients: only the incremental reads keep memory low here.
@@ -101,7 +101,7 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
         #expect(ProcessAccount.descriptors(pid) >= 1000, "the agent holds the 1,000 connections")
         try await Task.sleep(for: .seconds(1))
         let grown = try ProcessAccount.residentBytes(pid) - before
-        print("issue 23 measured: VmRSS \(before / 1024) KiB before, grown by \(grown / 1024) KiB with 1,000 stalled half frames")
+        print("measured: VmRSS \(before / 1024) KiB before, grown by \(grown / 1024) KiB with 1,000 stalled half frames")
         #expect(grown < 50 * 1024 * 1024, "1,000 stalled half frames grew the agent by \(grown / 1024) KiB")
 
         // Closed by the agent within the timeout (8 s) plus generous slack.
@@ -111,12 +111,12 @@ struct SSHAgentServerLimitsTests: VaultHomeSuite {
             open.removeAll { $0.isClosedByAgent }
             try await Task.sleep(for: .milliseconds(500))
         }
-        print("issue 23 measured: \(1000 - open.count) of 1,000 half frames closed, the last \(ContinuousClock.now - waited) after the last was sent (timeout 8 s)")
+        print("measured: \(1000 - open.count) of 1,000 half frames closed, the last \(ContinuousClock.now - waited) after the last was sent (timeout 8 s)")
         #expect(open.count == 0, "\(open.count) of 1,000 half frames still open after the frame timeout")
         #expect(try await listsTheKey(agent), "the agent still serves")
     }
 
-    @Test("issue 23: beyond --max-connections a client is closed unanswered; once one leaves, a new one is served; a frame sent in pieces within the timeout is answered")
+    @Test("beyond --max-connections a client is closed unanswered; once one leaves, a new one is served; a frame sent in pieces within the timeout is answered")
     func connectionLimit() async throws {
         defer { place.remove() }
         let agent = try await startAgent(["--max-connections", "8"])

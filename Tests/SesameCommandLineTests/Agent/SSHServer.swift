@@ -91,8 +91,8 @@ enum SSHServer {
     }
 
     /// Two sshd on 127.0.0.1 with different host keys, both up for the
-    /// whole of one shell script (they stand for two hosts: issue 26's
-    /// destination constraints), in one shell as ``login(place:hostKey:authorizedKeys:extraConfig:ssh:environment:)``.
+    /// whole of one shell script (they stand for two hosts for the
+    /// destination constraints of SPEC D8), in one shell as ``login(place:hostKey:authorizedKeys:extraConfig:ssh:environment:)``.
     ///
     /// - Parameters:
     ///   - place: the test's home.

@@ -3,7 +3,7 @@ import SesameTesting
 import Testing
 
 /// `sesame init --device-key`, `status` and `device-key migrate` against a
-/// real software TPM (issue 18), black-box; each test starts its own swtpm.
+/// real software TPM (SPEC G), black-box; each test starts its own swtpm.
 @Suite("Device key in the TPM (sesame CLI, swtpm)")
 struct DeviceKeyTPMCommandTests {
     private func run(_ home: VaultHome, _ arguments: [String], tcti: String, stdin: Data? = nil, secret: String? = nil) async throws -> SesameBinary.Result {
@@ -20,7 +20,7 @@ struct DeviceKeyTPMCommandTests {
         (home.vault as NSString).deletingLastPathComponent + "/device/" + name
     }
 
-    @Test("init seals the device key to the TPM when one answers, says so, and status shows it")
+    @Test("G: init seals the device key to the TPM when one answers, says so, and status shows it")
     func initDefaultsToTPM() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -51,7 +51,7 @@ struct DeviceKeyTPMCommandTests {
         }
     }
 
-    @Test("A home directory moved to another TPM opens nothing with the device key")
+    @Test("G: A home directory moved to another TPM opens nothing with the device key")
     func movedToAnotherTPM() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -70,7 +70,7 @@ struct DeviceKeyTPMCommandTests {
         }
     }
 
-    @Test("--device-key tpm without a TPM fails with exit 7 and creates nothing; --device-key file keeps a key file")
+    @Test("G: --device-key tpm without a TPM fails with exit 7 and creates nothing; --device-key file keeps a key file")
     func explicitChoice() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -89,7 +89,7 @@ struct DeviceKeyTPMCommandTests {
         #expect(status.stdout.contains("tpm              not available: No TPM is available"))
     }
 
-    @Test("device-key migrate moves the same key into the TPM and back; items stay readable")
+    @Test("G: device-key migrate moves the same key into the TPM and back; items stay readable")
     func migrate() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -112,7 +112,7 @@ struct DeviceKeyTPMCommandTests {
         }
     }
 
-    @Test("A passcode-only vault's passcode is bound to the TPM when one answers; it opens there, and not on another TPM")
+    @Test("G: A passcode-only vault's passcode is bound to the TPM when one answers; it opens there, and not on another TPM")
     func passcodeOnlyBound() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -135,7 +135,7 @@ struct DeviceKeyTPMCommandTests {
         }
     }
 
-    @Test("Past the TPM's limit the right passcode exits 6 with the TPM's lockout, and status shows it")
+    @Test("E5: Past the TPM's limit the right passcode exits 6 with the TPM's lockout, and status shows it")
     func tpmLockout() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -155,7 +155,7 @@ struct DeviceKeyTPMCommandTests {
         }
     }
 
-    @Test("After a TPM clear, passcode reset opens the vault with the recovery key and sets a new passcode the TPM checks; a wrong key changes nothing")
+    @Test("G: After a TPM clear, passcode reset opens the vault with the recovery key and sets a new passcode the TPM checks; a wrong key changes nothing")
     func resetAfterClear() async throws {
         let home = try VaultHome()
         defer { home.remove() }

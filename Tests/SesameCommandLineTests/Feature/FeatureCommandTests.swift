@@ -44,7 +44,7 @@ struct FeatureCommandTests {
         #expect(disabled.stderr.contains("not available"))
     }
 
-    @Test("The flags live in the vault: without one, check and run --feature fail closed (exit 3, no vault) and the command does not run")
+    @Test("SPEC B5, B6: The flags live in the vault: without one, check and run --feature fail closed (exit 3, no vault) and the command does not run")
     func noVault() async throws {
         let home = try VaultHome()
         defer { home.remove() }

@@ -130,7 +130,7 @@ struct GitCredentialCommandTests {
         #expect(result.stderr.contains("there is no vault"))
     }
 
-    @Test("--access app-password: stored without a prompt, read back only with the application password")
+    @Test("D6: --access app-password: stored without a prompt, read back only with the application password")
     func access() async throws {
         defer { place.remove() }
         let stored = try await helper("store", ["protocol=https", "host=example.com", "username=u", "password=p"],

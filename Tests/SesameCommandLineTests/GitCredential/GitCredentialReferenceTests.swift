@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import SesameSecretsInUse
 
-/// Issue 23: `sesame git-credential` against git's own `credential-store`
+/// `sesame git-credential` against git's own `credential-store`
 /// (run with a temporary `--file`) as the reference, for every attribute
 /// given, empty and missing, on `get`, `store` and `erase`.
 ///
@@ -67,7 +67,7 @@ struct GitCredentialReferenceTests {
         try #require(stored.status == 0, "\(stored.stderr)")
     }
 
-    @Test("issue 23: an empty host= gets no other host's token and erases no other host's credential")
+    @Test("an empty host= gets no other host's token and erases no other host's credential")
     func emptyHost() async throws {
         defer { place.remove() }
         try await storeBoth(Self.gitlab, file: "empty", service: "empty")
@@ -83,7 +83,7 @@ struct GitCredentialReferenceTests {
         #expect(try await held(file: "empty", service: "empty").sesame == ["alice", "bob"])
     }
 
-    @Test("issue 23: get with each attribute empty or missing answers as git's store, or nothing where git matches any host")
+    @Test("get with each attribute empty or missing answers as git's store, or nothing where git matches any host")
     func get() async throws {
         defer { place.remove() }
         try await storeBoth(Self.gitlab, file: "get", service: "get")
@@ -103,7 +103,7 @@ struct GitCredentialReferenceTests {
         }
     }
 
-    @Test("issue 23: erase with each attribute empty or missing erases what git's store erases, or nothing")
+    @Test("erase with each attribute empty or missing erases what git's store erases, or nothing")
     func erase() async throws {
         defer { place.remove() }
         // git's store erases without comparing password= (2.39); Sesame only the credential with that password.
@@ -125,7 +125,7 @@ struct GitCredentialReferenceTests {
         }
     }
 
-    @Test("issue 23: store with each attribute empty or missing stores what git's store stores, never a credential without a host")
+    @Test("store with each attribute empty or missing stores what git's store stores, never a credential without a host")
     func store() async throws {
         defer { place.remove() }
         let base = ["protocol=https", "host=example.org", "path=p.git", "username=u", "password=pw"]

@@ -6,7 +6,7 @@ import Testing
 struct HelpTopicTests {
     private let environment = ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"]
 
-    @Test("Issue 8: `help exit-codes` gives every exit status the README documents")
+    @Test("`help exit-codes` gives every exit status the README documents")
     func exitCodes() async throws {
         let page = try await SesameBinary.run(["help", "exit-codes"], environment: environment)
         #expect(page.status == 0, "\(page.stderr)")
@@ -17,7 +17,7 @@ struct HelpTopicTests {
         }
     }
 
-    @Test("Issue 8: `help access-flags` explains every --access flag, both joiners and the accessibility classes")
+    @Test("`help access-flags` explains every --access flag, both joiners and the accessibility classes")
     func accessFlags() async throws {
         let page = try await SesameBinary.run(["help", "access-flags"], environment: environment)
         #expect(page.status == 0, "\(page.stderr)")
@@ -27,7 +27,7 @@ struct HelpTopicTests {
         }
     }
 
-    @Test("Issue 8: `help security` says what a fingerprint on Linux does not defend against")
+    @Test("`help security` says what a fingerprint on Linux does not defend against")
     func security() async throws {
         let page = try await SesameBinary.run(["help", "security"], environment: environment)
         #expect(page.status == 0, "\(page.stderr)")
@@ -35,7 +35,7 @@ struct HelpTopicTests {
         #expect(page.stdout.contains("--passcode-fd"))
     }
 
-    @Test("Issue 8: the root help lists the topics; topics are not shown as commands")
+    @Test("the root help lists the topics; topics are not shown as commands")
     func rootHelp() async throws {
         let help = try await SesameBinary.run(["--help"], environment: environment)
         #expect(help.status == 0)
@@ -44,7 +44,7 @@ struct HelpTopicTests {
         #expect(!subcommands.contains("access-flags"))
     }
 
-    @Test("Issue 8: bash, zsh and fish completion scripts name the commands", arguments: ["bash", "zsh", "fish"])
+    @Test("bash, zsh and fish completion scripts name the commands", arguments: ["bash", "zsh", "fish"])
     func completions(shell: String) async throws {
         let script = try await SesameBinary.run(["--generate-completion-script", shell], environment: environment)
         #expect(script.status == 0, "\(script.stderr)")
@@ -53,7 +53,7 @@ struct HelpTopicTests {
         }
     }
 
-    @Test("Issue 8: the hand-written man page has a section for every command `sesame --help` lists")
+    @Test("the hand-written man page has a section for every command `sesame --help` lists")
     func manPageHasEveryCommand() async throws {
         let help = try await SesameBinary.run(["--help"], environment: environment)
         let listing = help.stdout.components(separatedBy: "SUBCOMMANDS:").last ?? ""

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `sesame key create|import|public|sign|ls` for RSA 2048/3072/4096, P-384
-/// and P-521 (SPEC D7, issue 26), judged by OpenSSH (`ssh-keygen` writes the
+/// and P-521 (SPEC D7), judged by OpenSSH (`ssh-keygen` writes the
 /// files and reads the public keys) and OpenSSL (verifies every signature).
 @Suite("sesame key: RSA, P-384 and P-521 keys that OpenSSH and OpenSSL accept", .serialized)
 struct KeyTypesCommandTests: VaultHomeSuite {
@@ -62,7 +62,7 @@ struct KeyTypesCommandTests: VaultHomeSuite {
         #expect(tampered.status != 0, "the check can fail", sourceLocation: sourceLocation)
     }
 
-    @Test("SPEC D7, issue 26: ssh-keygen's OpenSSH and PEM files import; key public is what ssh-keygen -y derives; OpenSSL verifies key sign",
+    @Test("SPEC D7: ssh-keygen's OpenSSH and PEM files import; key public is what ssh-keygen -y derives; OpenSSL verifies key sign",
           arguments: ["rsa-2048", "rsa-3072", "rsa-4096", "p384", "p521"])
     func importFromSSHKeygen(algorithm: String) async throws {
         defer { place.remove() }
@@ -108,7 +108,7 @@ struct KeyTypesCommandTests: VaultHomeSuite {
         #expect(refused.status == 2 && refused.stderr.contains("encrypted"), "\(refused.stderr)")
     }
 
-    @Test("SPEC D7, issue 26: key create --algorithm makes each type; ssh-keygen reads its public key with the right size and type",
+    @Test("SPEC D7: key create --algorithm makes each type; ssh-keygen reads its public key with the right size and type",
           arguments: [("rsa-2048", "2048", "(RSA)"), ("rsa-3072", "3072", "(RSA)"), ("rsa-4096", "4096", "(RSA)"),
                       ("p384", "384", "(ECDSA)"), ("p521", "521", "(ECDSA)")])
     func create(algorithm: String, bits: String, type: String) async throws {

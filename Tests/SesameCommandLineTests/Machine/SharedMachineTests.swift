@@ -7,7 +7,7 @@ import SesameTesting
 import Testing
 
 /// An app on `LinuxMachine` and the `sesame` CLI on the same account count
-/// into one attempt record (issue 28): failures counted through either show
+/// into one attempt record (SPEC E5): failures counted through either show
 /// in the other and lock both out the same way. PAM is real (a pam_pwdfile
 /// service installed under /etc/pam.d for the run, as the CLI reads only the
 /// system's configuration: root, which CI has).

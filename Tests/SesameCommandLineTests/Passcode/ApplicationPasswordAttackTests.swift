@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Testing
 
-/// An item's application password behind the one attempt gate (SPEC E5,
-/// issue 23): the same schedule and the same attacks as the vault passcode
+/// An item's application password behind the one attempt gate (SPEC E5):
+/// the same schedule and the same attacks as the vault passcode
 /// (PasscodeAttackTests), with the item's own record.
 @Suite("SPEC E5: attacks on an item's application password")
 struct ApplicationPasswordAttackTests: VaultHomeSuite {

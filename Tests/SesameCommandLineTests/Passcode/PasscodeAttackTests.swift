@@ -102,7 +102,7 @@ struct PasscodeAttackTests: VaultHomeSuite {
         #expect(settled == 2, "the killed check counts as a wrong attempt, then this one")
     }
 
-    @Test("A deleted or edited attempt record fails closed with exit 9; nothing is checked")
+    @Test("SPEC E5: A deleted or edited attempt record fails closed with exit 9; nothing is checked")
     func editedOrDeletedRecord() async throws {
         defer { place.remove() }
         try await initVault()
@@ -118,7 +118,7 @@ struct PasscodeAttackTests: VaultHomeSuite {
         #expect(deleted.output.isEmpty)
     }
 
-    @Test("Not stopped without a TPM (SECURITY.md): restoring an older copy of the vault file forgets the wrong passcodes since the copy")
+    @Test("SPEC E5: Not stopped without a TPM (SECURITY.md): restoring an older copy of the vault file forgets the wrong passcodes since the copy")
     func rolledBackFile() async throws {
         defer { place.remove() }
         try await initVault()

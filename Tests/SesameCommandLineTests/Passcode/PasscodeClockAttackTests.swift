@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The attempt gate's delays against a process that lies about the time
-/// (issue 23, SPEC E3/E5), and honest parallel work (SPEC E5): each run as an
+/// (SPEC E3/E5), and honest parallel work (SPEC E5): each run as an
 /// attacker would, with the real `sesame` binary.
 @Suite("SPEC E3, E5: a lying clock and honest parallel work")
 struct PasscodeClockAttackTests: VaultHomeSuite {

@@ -70,7 +70,7 @@ struct PasscodeCommandsTests: VaultHomeSuite {
         #expect(try await get("k", passcode: "first pass").status == 4)
     }
 
-    @Test("passcode change: the old passcode no longer opens the vault, the new one does; a wrong current one changes nothing")
+    @Test("SPEC E3: passcode change: the old passcode no longer opens the vault, the new one does; a wrong current one changes nothing")
     func change() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try await initVault(passcode: "old pass", passcodeOnly: true)
@@ -93,7 +93,7 @@ struct PasscodeCommandsTests: VaultHomeSuite {
         #expect(got.stdout == "v1")
     }
 
-    @Test("passcode remove is refused on a passcode-only vault (exit 1, data intact)")
+    @Test("SPEC E3: passcode remove is refused on a passcode-only vault (exit 1, data intact)")
     func removeRefused() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try await initVault(passcode: "only way in", passcodeOnly: true)
@@ -129,7 +129,7 @@ struct PasscodeCommandsTests: VaultHomeSuite {
         #expect(try await get("k", passcode: "fresh-4821").status == 0, "nothing was changed")
     }
 
-    @Test("A device+passcode vault whose device key file is gone keeps its passcode (exit 1)")
+    @Test("SPEC E3: A device+passcode vault whose device key file is gone keeps its passcode (exit 1)")
     func removeRefusedWithoutDeviceKey() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try await initVault(passcode: "vault pass")

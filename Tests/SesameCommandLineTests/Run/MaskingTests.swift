@@ -130,7 +130,7 @@ struct MaskingTests {
         #expect(home.exists("finished"), "the command ran to its end")
     }
 
-    // MARK: Issue 23: what a command does to a value on its way out (no SPEC rule covers masking; SECURITY.md does)
+    // MARK: What a command does to a value on its way out (no SPEC rule covers masking; SECURITY.md does)
 
     private static let sixteen = "s3cr3t-value-16b"
     private static let lines = "line-one-abcdef\nline-two-ghijkl\nshort"
@@ -147,7 +147,7 @@ struct MaskingTests {
         try await home.sesame(["run", "--no-interaction", "--env", "LONG=sixteen", "--env", "ML=lines", "--", "/bin/sh", "-c", script])
     }
 
-    @Test("issue 23: a command that prints 15 of a value's 16 bytes and exits shows none of them")
+    @Test("a command that prints 15 of a value's 16 bytes and exits shows none of them")
     func cutOffAtTheEnd() async throws {
         let home = try await preparedEdges()
         defer { home.remove() }
@@ -159,7 +159,7 @@ struct MaskingTests {
         #expect(try await runEdges(#"printf '%s' "${LONG%?????????}""#, home: home).stdout == "s3cr3t-")
     }
 
-    @Test("issue 23: a multi-line value indented as YAML's | block prints is masked line by line")
+    @Test("a multi-line value indented as YAML's | block prints is masked line by line")
     func indentedLines() async throws {
         let home = try await preparedEdges()
         defer { home.remove() }
@@ -170,7 +170,7 @@ struct MaskingTests {
         #expect(result.stdout == "key: |\n  \(Self.mask)\n  \(Self.mask)\n  short\n")
     }
 
-    @Test("issue 23: a multi-line value printed with CRLF line ends is masked line by line")
+    @Test("a multi-line value printed with CRLF line ends is masked line by line")
     func crlfLines() async throws {
         let home = try await preparedEdges()
         defer { home.remove() }

@@ -134,7 +134,7 @@ struct RunCommandTests {
         return masks
     }
 
-    @Test("Items with an application password share one --password-fd read")
+    @Test("D6: Items with an application password share one --password-fd read")
     func applicationPassword() async throws {
         let home = try VaultHome()
         defer { home.remove() }

@@ -31,7 +31,7 @@ struct RunFprintdTests {
         #expect(screen.components(separatedBy: "Touch the fingerprint reader").count == 2, "one prompt: \(screen)")
     }
 
-    @Test("SPEC A12, D3 (issue 16): inject opens the items of a template that share an access control with one scan, and the prompt names them all")
+    @Test("SPEC A12, D3: inject opens the items of a template that share an access control with one scan, and the prompt names them all")
     func injectOneScan() async throws {
         let (harness, home) = try await FprintdHarness.startWithVault()
         defer { harness.stop(); home.remove() }

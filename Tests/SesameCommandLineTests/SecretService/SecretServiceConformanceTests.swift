@@ -5,7 +5,7 @@ import Testing
 
 /// The client libraries' own test suites, python3-secretstorage's and
 /// python3-keyring's SecretService backend's, against `sesame secret-service`
-/// on a private session bus with a fresh vault (issue 25), and against
+/// on a private session bus with a fresh vault (SPEC D10), and against
 /// gnome-keyring-daemon, the reference, the same way. The upstream source
 /// comes from `scripts/secret-service-conformance.sh prepare` (CI runs it as
 /// root in .ci/run); without it the tests fail, they do not skip.
@@ -13,7 +13,7 @@ import Testing
 struct SecretServiceConformanceTests {
     static let gnomeKeyringDaemon = "/usr/bin/gnome-keyring-daemon"
 
-    @Test("SPEC D10, issue 25: against Sesame: every upstream test that can run passes, the excluded ones are exactly those listed",
+    @Test("SPEC D10: against Sesame: every upstream test that can run passes, the excluded ones are exactly those listed",
           arguments: UpstreamSuite.allCases)
     func againstSesame(_ suite: UpstreamSuite) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
@@ -37,7 +37,7 @@ struct SecretServiceConformanceTests {
         #expect(server.isRunning, "sesame secret-service exited during the suite: \(Self.log(bus, "sesame.log"))")
     }
 
-    @Test("SPEC D10, issue 25: against gnome-keyring (the reference): the same tests pass, the same ones are excluded",
+    @Test("SPEC D10: against gnome-keyring (the reference): the same tests pass, the same ones are excluded",
           arguments: UpstreamSuite.allCases)
     func againstGnomeKeyring(_ suite: UpstreamSuite) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.gnomeKeyringDaemon), "needs gnome-keyring")

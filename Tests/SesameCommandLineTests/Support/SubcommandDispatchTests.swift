@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import SesameSecretsInUse
 
-/// `sesame` parses only the subcommand it runs (issue 24): the dispatched
+/// `sesame` parses only the subcommand it runs: the dispatched
 /// parse must give what the root's parse gives, for every command line, and
 /// the help, completion and error output must stay byte for byte the same.
 @Suite("sesame parses only the subcommand that runs")
@@ -36,19 +36,19 @@ struct SubcommandDispatchTests {
     /// `sesame help ...`: ArgumentParser's own help command, which only the root has.
     static let helpCommand: [[String]] = [["help"], ["help", "get"], ["help", "key", "sign"], ["help", "security"], ["help", "nonsense"]]
 
-    @Test("Issue 24: every command line parses to the same command, or fails with the same message and exit code, as the root's parse",
+    @Test("every command line parses to the same command, or fails with the same message and exit code, as the root's parse",
           arguments: runs + answered + helpCommand)
     func sameAsRootParse(arguments: [String]) {
         #expect(Outcome(SesameCommand.parse(dispatching:), arguments) == Outcome(SesameCommand.parseAsRoot, arguments))
     }
 
-    @Test("Issue 24: a command that runs is parsed by its own subcommand alone", arguments: runs)
+    @Test("a command that runs is parsed by its own subcommand alone", arguments: runs)
     func dispatched(arguments: [String]) throws {
         let command = try #require(SubcommandDispatch.parse(arguments, among: SesameCommand.commands), "\(arguments) fell back to the root")
         #expect(Outcome(parsed: command) == Outcome(SesameCommand.parseAsRoot, arguments))
     }
 
-    @Test("Issue 24: the first argument picks the subcommand whose own parse sees the rest", arguments: [
+    @Test("the first argument picks the subcommand whose own parse sees the rest", arguments: [
         (["key", "sign", "k"], "KeyCommand", ["sign", "k"]), (["otp", "x"], "OTPCommand", ["x"]), (["get", "x"], "GetCommand", ["x"]),
         (["git-credential", "get"], "GitCredentialCommand", ["get"]), (["exit-codes"], "ExitCodesTopic", []),
     ])
@@ -59,7 +59,7 @@ struct SubcommandDispatchTests {
         #expect(SubcommandDispatch.route(["help"] + arguments, among: SesameCommand.commands) == nil)
     }
 
-    @Test("Issue 24: every command names sesame as its super-command, so its own parse skips the completion-script check")
+    @Test("every command names sesame as its super-command, so its own parse skips the completion-script check")
     func superCommand() {
         for command in SesameCommand.commands where !HelpTopic.commands.contains(where: { $0 == command }) {
             #expect(command.configuration._superCommandName == SesameCommand.name, "\(command)")
@@ -67,12 +67,12 @@ struct SubcommandDispatchTests {
         #expect(SesameCommand.configuration.subcommands.map(ObjectIdentifier.init) == SesameCommand.commands.map(ObjectIdentifier.init))
     }
 
-    @Test("Issue 24: help, version, completions and usage errors fall back to the root", arguments: answered + helpCommand)
+    @Test("help, version, completions and usage errors fall back to the root", arguments: answered + helpCommand)
     func answeredByRoot(arguments: [String]) {
         #expect(SubcommandDispatch.parse(arguments, among: SesameCommand.commands) == nil)
     }
 
-    @Test("Issue 24: the binaries print exactly what the root's parse says, with its exit code",
+    @Test("the binaries print exactly what the root's parse says, with its exit code",
           arguments: (answered + helpCommand).map { ("sesame", $0) } + [["--help"], ["get", "extra"], ["--bogus"], []].map { ("git-credential-sesame", $0) })
     func binaryOutput(binary: String, arguments: [String]) async throws {
         let rootArguments = binary == "sesame" ? arguments : ["git-credential"] + arguments
@@ -109,7 +109,7 @@ struct SubcommandDispatchTests {
         }
     }
 
-    @Test("Issue 24: a group run without its subcommand prints the root's help for it", arguments: [["key"], ["passcode"], ["feature"]])
+    @Test("a group run without its subcommand prints the root's help for it", arguments: [["key"], ["passcode"], ["feature"]])
     func groupHelp(arguments: [String]) async throws {
         var command = try #require(SubcommandDispatch.parse(arguments, among: SesameCommand.commands) as? any AsyncParsableCommand)
         let error: any Error

@@ -87,7 +87,7 @@ struct ExportCommandTests {
         #expect(try await SesameBinary.run(["get", "local", "--no-interaction"], environment: targetEnvironment).status == 3)
         #expect(try await SesameBinary.run(["key", "ls", "--no-interaction"], environment: targetEnvironment).stdout.isEmpty)
 
-        // Issue 16: the same report as one JSON document on standard output.
+        // The same report as one JSON document on standard output.
         let json = try AuthenticateCommandTests.TerminalSession(
             arguments: ["export", home + "/again.sesame", "--scrypt-log2n", "10", "--json"], environment: sourceEnvironment)
         try await json.waitForScreen("Export passphrase")

@@ -4,7 +4,7 @@ import SesameTesting
 import Testing
 
 /// `sesame import --from-secret-service` against a real gnome-keyring on a
-/// private session bus, judged by `secret-tool` on both providers (issue 25).
+/// private session bus, judged by `secret-tool` on both providers (SPEC D9, D11).
 @Suite("sesame import --from-secret-service", .serialized)
 struct SecretServiceImportTests {
     static let secretTool = "/usr/bin/secret-tool"

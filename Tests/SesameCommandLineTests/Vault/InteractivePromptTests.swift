@@ -31,7 +31,7 @@ struct InteractivePromptTests {
         return (environment, cleanup)
     }
 
-    @Test("Issue 8: the passcode is asked on the terminal and masked; the value follows")
+    @Test("G: the passcode is asked on the terminal and masked; the value follows")
     func maskedEntry() async throws {
         let value = "tty-value-\(UUID().uuidString)"
         let (environment, cleanup) = try await vault(holding: value)
@@ -46,7 +46,7 @@ struct InteractivePromptTests {
         #expect(screen.contains(String(repeating: "*", count: Self.passcode.count)), "one mark per character")
     }
 
-    @Test("Issue 8: a wrong passcode exits 4 without showing it")
+    @Test("G: a wrong passcode exits 4 without showing it")
     func wrongEntry() async throws {
         let (environment, cleanup) = try await vault(holding: "v")
         defer { cleanup() }
@@ -58,7 +58,7 @@ struct InteractivePromptTests {
         #expect(!screen.contains("not it at all"))
     }
 
-    @Test("Issue 8: Ctrl-C at the passcode prompt exits 5 and gives the terminal back with echo and line editing on")
+    @Test("A3, G: Ctrl-C at the passcode prompt exits 5 and gives the terminal back with echo and line editing on")
     func interruptRestoresTerminal() async throws {
         let (environment, cleanup) = try await vault(holding: "v")
         defer { cleanup() }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 17: commands that only read leave every file of the vault's
+/// Commands that only read leave every file of the vault's
 /// directory as it was (bytes, size, modification time; none created or
 /// removed) and never ask the kernel to sync: on a laptop disk the syncs
 /// alone cost more than the read.

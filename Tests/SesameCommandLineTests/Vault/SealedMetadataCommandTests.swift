@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// SPEC D9, issue 23 ("a copied vault tells a lot"): a copy of a
+/// SPEC D9 ("a copied vault tells a lot"): a copy of a
 /// passcode-only vault shows no service, name, label or date in its bytes,
 /// while `sesame ls` still shows them to its owner.
 @Suite("sesame: a copied vault shows no names, labels or dates (SPEC D9)")
@@ -72,7 +72,7 @@ struct SealedMetadataCommandTests {
     }
 }
 
-/// Issue 23: "dropping the `attempt` table together with its migration row
+/// SPEC E5: "dropping the `attempt` table together with its migration row
 /// re-creates a fresh record and quietly lowers the format". A schema rolled
 /// back by hand is tampered: exit 9, and no fresh record is made.
 @Suite("sesame: a vault schema rolled back by hand exits 9 (tampered)")
@@ -84,7 +84,7 @@ struct RolledBackSchemaCommandTests {
         place = try VaultHome()
     }
 
-    @Test("Issue 23: the attempt table dropped with its grdb_migrations row, or meta.format lowered: get exits 9, the passcode is not checked",
+    @Test("SPEC E5: the attempt table dropped with its grdb_migrations row, or meta.format lowered: get exits 9, the passcode is not checked",
           arguments: [["DROP TABLE attempt", "DELETE FROM grdb_migrations WHERE identifier = 'v2-attempts'"],
                       ["UPDATE meta SET value = CAST('2' AS BLOB) WHERE name = 'format'"]])
     func rolledBack(edits: [String]) async throws {

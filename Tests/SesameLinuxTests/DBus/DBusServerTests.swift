@@ -44,7 +44,7 @@ struct DBusServerTests {
         return server
     }
 
-    @Test("a method call from busctl gets its arguments back, of the types sent")
+    @Test("SPEC D10: a method call from busctl gets its arguments back, of the types sent")
     func methodCall() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
@@ -56,7 +56,7 @@ struct DBusServerTests {
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"sia{ss}ay "hello" 42 1 "k" "v" 3 1 2 3"#)
     }
 
-    @Test("a property read with busctl get-property is answered through the handler")
+    @Test("SPEC D10: a property read with busctl get-property is answered through the handler")
     func propertyRead() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
@@ -68,7 +68,7 @@ struct DBusServerTests {
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == #"s "value of Colour""#)
     }
 
-    @Test("a signal sent after a reply reaches a subscribed client (jeepney)")
+    @Test("SPEC D10: a signal sent after a reply reaches a subscribed client (jeepney)")
     func signalReceived() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
@@ -116,7 +116,7 @@ struct DBusServerTests {
         #expect(allowed.output.contains("method_return None ('hi',)"), "\(allowed.output)")
     }
 
-    @Test("a call to a path outside the prefix is answered UnknownMethod at once, as GDBus answers, not left to time out")
+    @Test("SPEC D10: a call to a path outside the prefix is answered UnknownMethod at once, as GDBus answers, not left to time out")
     func pathOutsidePrefix() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
@@ -143,7 +143,7 @@ struct DBusServerTests {
         #expect(inside.output.contains("value of Colour"), "\(inside.output)")
     }
 
-    @Test("a client leaving the bus is reported by its unique name")
+    @Test("SPEC D10: a client leaving the bus is reported by its unique name")
     func peerVanishes() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
@@ -168,7 +168,7 @@ struct DBusServerTests {
         #expect(vanished.withLock { $0.contains(name) })
     }
 
-    @Test("a well-known name owned by another connection is refused, naming that owner")
+    @Test("SPEC D10: a well-known name owned by another connection is refused, naming that owner")
     func nameOwned() async throws {
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }

@@ -14,7 +14,7 @@ private typealias Support = FprintdTestSupport
     .fprintdHarness(enrolling: [("right-index-finger", "owner")])
 )
 struct FprintdUnplugTests {
-    @Test("unplugging the reader mid-scan ends the evaluation with a clear error, then no sensor")
+    @Test("A2, G: unplugging the reader mid-scan ends the evaluation with a clear error, then no sensor")
     func unplugMidScan() async throws {
         let harness = try Support.harness
         let presenter = RecordingPresenter(hasButtons: false)

@@ -27,7 +27,7 @@ struct FprintdVerifyTests {
         #expect(state.domainState?.bytes.count == 32)
     }
 
-    @Test("a scan sent right after the claim matches the enrolled finger")
+    @Test("SPEC G: a scan sent right after the claim matches the enrolled finger")
     func sessionMatch() async throws {
         let harness = try Support.harness
         let session = try await Support.sensor(harness).beginSession()
@@ -37,7 +37,7 @@ struct FprintdVerifyTests {
         #expect(result == .match)
     }
 
-    @Test("a stranger's finger is a no-match")
+    @Test("SPEC A3, G: a stranger's finger is a no-match")
     func sessionNoMatch() async throws {
         let harness = try Support.harness
         let session = try await Support.sensor(harness).beginSession()
@@ -125,7 +125,7 @@ struct FprintdVerifyTests {
         #expect(locked?.code == .biometryLockout)
     }
 
-    @Test("each retry hint reaches the presenter and the scan keeps waiting")
+    @Test("SPEC G: each retry hint reaches the presenter and the scan keeps waiting")
     func retryHints() async throws {
         let harness = try Support.harness
         let presenter = RecordingPresenter(hasButtons: false)
@@ -178,7 +178,7 @@ struct FprintdVerifyTests {
         await session.end()
     }
 
-    @Test("a reader claimed by another program reads as not available: device busy")
+    @Test("SPEC A2, G: a reader claimed by another program reads as not available: device busy")
     func deviceBusy() async throws {
         let harness = try Support.harness
         let other = try await Support.sensor(harness).beginSession()
@@ -193,7 +193,7 @@ struct FprintdVerifyTests {
         #expect(error?.message.contains("in use by another program") == true)
     }
 
-    @Test("a reader error during the scan reads as not available: disconnected")
+    @Test("SPEC A2, G: a reader error during the scan reads as not available: disconnected")
     func readerReportsDisconnected() async throws {
         let harness = try Support.harness
         let session = try await Support.sensor(harness).beginSession()

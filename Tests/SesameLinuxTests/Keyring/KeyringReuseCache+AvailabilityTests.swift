@@ -40,7 +40,7 @@ struct KeyringAvailabilityTests {
         }
     }
 
-    @Test("Where it says available, a recorded window is read back with its enrolment and clear() removes it; where not, nothing is kept")
+    @Test("A6: Where it says available, a recorded window is read back with its enrolment and clear() removes it; where not, nothing is kept")
     func availableKeepsAWindow() async throws {
         switch KeyringReuseCache.availability() {
         case .available:
@@ -57,7 +57,7 @@ struct KeyringAvailabilityTests {
         }
     }
 
-    @Test("With keyctl blocked by seccomp, as in containers, it says why, and no evaluation reuses a match: not one kept before, nor its own")
+    @Test("A6: With keyctl blocked by seccomp, as in containers, it says why, and no evaluation reuses a match: not one kept before, nor its own")
     func blockedReusesNothing() async throws {
         // A window kept while the keyring works (where it does), and reused: the control.
         let keptBefore = KeyringReuseCache.availability() == .available

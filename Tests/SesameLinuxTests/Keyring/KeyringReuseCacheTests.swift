@@ -30,7 +30,7 @@ struct KeyringReuseCacheTests {
         }
     }
 
-    @Test("A recorded success is read back with its domain state and a small, non-negative age")
+    @Test("SPEC A6: A recorded success is read back with its domain state and a small, non-negative age")
     func roundTrip() async throws {
         #expect(try await cache.lastSuccess() == nil)
         try await cache.recordSuccess(domainState: domainState)
@@ -42,7 +42,7 @@ struct KeyringReuseCacheTests {
         try await cache.clear()
     }
 
-    @Test("The key is a user key in the user keyring, possessor/user only, with the kernel timeout set")
+    @Test("SPEC A6: The key is a user key in the user keyring, possessor/user only, with the kernel timeout set")
     func keyAttributes() async throws {
         try await cache.recordSuccess(domainState: domainState)
         let line = try #require(try procKeysLine())
@@ -64,7 +64,7 @@ struct KeyringReuseCacheTests {
         #expect(try await cache.lastSuccess() == nil)
     }
 
-    @Test("A malformed token is an error, which evaluations treat as no reuse")
+    @Test("SPEC A6: A malformed token is an error, which evaluations treat as no reuse")
     func malformed() async throws {
         let junk: [UInt8] = Array("not a token".utf8)
         let key = junk.withUnsafeBytes { sesame_keyring_set(cache.keyDescription, $0.baseAddress, $0.count, 60) }
@@ -111,7 +111,7 @@ struct KeyringReuseCacheTests {
         #expect(await failure(afterClear) == .notInteractive)
     }
 
-    @Test("A token from the future (a clock gone back, or forged) gives a negative age, never reused")
+    @Test("SPEC A6: A token from the future (a clock gone back, or forged) gives a negative age, never reused")
     func futureToken() {
         let token = ReuseToken(bootTime: 10_000_000_000, domainState: nil)
         #expect(token.entry(now: 5_000_000_000).elapsed < 0)

@@ -22,12 +22,12 @@ struct ReuseTokenGoldenTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/" + name)))
     }
 
-    @Test("Each fixture decodes to its known token", arguments: cases)
+    @Test("A6: Each fixture decodes to its known token", arguments: cases)
     func decodes(fixture name: String, token: ReuseToken) throws {
         #expect(ReuseToken(decoding: try fixture(name)[...]) == token)
     }
 
-    @Test("Each known token encodes to its fixture byte for byte", arguments: cases)
+    @Test("A6: Each known token encodes to its fixture byte for byte", arguments: cases)
     func encodes(fixture name: String, token: ReuseToken) throws {
         #expect(token.encoded() == (try fixture(name)))
     }

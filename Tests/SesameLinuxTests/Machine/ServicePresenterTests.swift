@@ -18,14 +18,14 @@ struct ServicePresenterTests {
         return directory
     }
 
-    @Test("In a graphical session pinentry asks, and is not wrapped in a notification (its dialog says it)")
+    @Test("G: In a graphical session pinentry asks, and is not wrapped in a notification (its dialog says it)")
     func pinentryNotNotified() throws {
         let environment = ["PATH": try Self.pinentryDirectory(), "DISPLAY": ":0", "SSH_ASKPASS": "/usr/bin/ssh-askpass",
                            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
         #expect(LinuxMachine.servicePresenter(terminal: nil, environment: environment) is PinentryPresenter)
     }
 
-    @Test("Where no pinentry is chosen (SSH_ASKPASS without a display), the notification stays")
+    @Test("G: Where no pinentry is chosen (SSH_ASKPASS without a display), the notification stays")
     func askpassNotified() throws {
         let environment = ["PATH": try Self.pinentryDirectory(), "SSH_ASKPASS": "/usr/bin/ssh-askpass",
                            "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]

@@ -32,7 +32,7 @@ struct PAMPasscodeVerifierTests {
         #expect(try await environment.verifier().verify(using: conversation) == .rejected)
     }
 
-    @Test("An unknown user is rejected exactly like a wrong password")
+    @Test("SPEC G: An unknown user is rejected exactly like a wrong password")
     func unknownUser() async throws {
         defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
@@ -41,7 +41,7 @@ struct PAMPasscodeVerifierTests {
         #expect(conversation.prompts.count == 1, "unknown users are prompted too")
     }
 
-    @Test("An entry containing a NUL byte is rejected, not truncated")
+    @Test("SPEC G: An entry containing a NUL byte is rejected, not truncated")
     func nulByte() async throws {
         defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password + "\u{0}tail"))
@@ -91,7 +91,7 @@ struct PAMPasscodeVerifierTests {
         return (result, conversation.ending)
     }
 
-    @Test("A task cancelled before the check never prompts")
+    @Test("SPEC A9: A task cancelled before the check never prompts")
     func cancelledBeforeStart() async throws {
         defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
@@ -104,7 +104,7 @@ struct PAMPasscodeVerifierTests {
         #expect(conversation.prompts.isEmpty)
     }
 
-    @Test("PAM's info and error messages reach the conversation, in order, before the prompt")
+    @Test("SPEC G: PAM's info and error messages reach the conversation, in order, before the prompt")
     func messagesReachConversation() async throws {
         defer { environment.remove() }
         let nologin = environment.root.appendingPathComponent("nologin").path
@@ -121,7 +121,7 @@ struct PAMPasscodeVerifierTests {
         #expect(conversation.messages == [.info("Hello from pam_echo"), .error("Maintenance tonight\n")])
     }
 
-    @Test("A refused account (pam_acct_mgmt fails) is rejected and the user is told why")
+    @Test("SPEC G: A refused account (pam_acct_mgmt fails) is rejected and the user is told why")
     func accountRefused() async throws {
         defer { environment.remove() }
         try environment.addPasswordService("sesame-account-denied", account: "account required pam_deny.so")
@@ -132,7 +132,7 @@ struct PAMPasscodeVerifierTests {
         #expect(errors.first?.text.contains("may not sign in") == true)
     }
 
-    @Test("A broken service (missing module) is unavailable with PAM's reason")
+    @Test("SPEC G: A broken service (missing module) is unavailable with PAM's reason")
     func brokenService() async throws {
         defer { environment.remove() }
         try environment.addService("sesame-broken", ["auth required pam_sesame_no_such_module.so"])
@@ -146,7 +146,7 @@ struct PAMPasscodeVerifierTests {
         #expect(reason.detail.contains("sesame-broken"))
     }
 
-    @Test("PAM's own failure delay is switched off (Sesame applies its own back-off): the PAM thread never sleeps on a timer")
+    @Test("SPEC E5, G: PAM's own failure delay is switched off (Sesame applies its own back-off): the PAM thread never sleeps on a timer")
     func noFailDelay() async throws {
         defer { environment.remove() }
         // Without `nodelay`, pam_pwdfile asks for ~2 s (randomised, >= 1.4 s),
@@ -173,7 +173,7 @@ struct PAMPasscodeVerifierTests {
         #expect(sleeps.isEmpty, "the PAM thread slept on a timer: \(sleeps.count) samples in system call \(sleeps.first?.call ?? -1)")
     }
 
-    @Test("PAM runs on its own named thread, blocked while the conversation runs on the pool, and ends after")
+    @Test("SPEC G: PAM runs on its own named thread, blocked while the conversation runs on the pool, and ends after")
     func pamRunsOffTheCooperativePool() async throws {
         defer { environment.remove() }
         let conversation = FakePasscodeConversation(.answer(PAMTestEnvironment.password))
@@ -193,7 +193,7 @@ struct PAMPasscodeVerifierTests {
         #expect(remaining.isEmpty, "the PAM threads end with their transactions")
     }
 
-    @Test("More concurrent checks than cores complete: no check holds a cooperative-pool thread")
+    @Test("SPEC G: More concurrent checks than cores complete: no check holds a cooperative-pool thread")
     func manyConcurrentChecks() async throws {
         defer { environment.remove() }
         let verifier = try environment.verifier()

@@ -27,7 +27,7 @@ struct PAMUnavailableTests {
         #expect(conversation.prompts.isEmpty)
     }
 
-    @Test("The system service's missing file names /etc/pam.d",
+    @Test("SPEC G: The system service's missing file names /etc/pam.d",
           .enabled(if: libpamLoads && !FileManager.default.fileExists(atPath: "/etc/pam.d/sesame-nonexistent")))
     func missingSystemServiceFile() async throws {
         let verifier = PAMPasscodeVerifier(configuration: try .init(service: "sesame-nonexistent", user: "root"))
@@ -52,7 +52,7 @@ struct PAMUnavailableTests {
         #expect(await verifier.verify(using: FakePasscodeConversation(.answer("x"))) == .unavailable(reason))
     }
 
-    @Test("Configuration refuses names that would leave the PAM directory or be cut at a NUL")
+    @Test("SPEC G: Configuration refuses names that would leave the PAM directory or be cut at a NUL")
     func configurationValidation() throws {
         for service in ["", ".", "..", "../etc/passwd", "a/b", "a\u{0}b"] {
             #expect(throws: PAMPasscodeVerifier.ConfigurationError.invalidServiceName(service)) {
@@ -67,7 +67,7 @@ struct PAMUnavailableTests {
         }
     }
 
-    @Test("Configuration defaults: service sesame, the process's own user, the system directory")
+    @Test("SPEC G: Configuration defaults: service sesame, the process's own user, the system directory")
     func configurationDefaults() throws {
         let configuration = try PAMPasscodeVerifier.Configuration()
         #expect(configuration.service == "sesame")
@@ -75,7 +75,7 @@ struct PAMUnavailableTests {
         #expect(configuration.configDirectory == nil)
     }
 
-    @Test("PAM return codes: rejections are not told apart; broken setups are unavailable")
+    @Test("SPEC A2, G: PAM return codes: rejections are not told apart; broken setups are unavailable")
     func resultMapping() {
         typealias Map = PAMResultMapping
         #expect(Map.authentication(0) == .success)

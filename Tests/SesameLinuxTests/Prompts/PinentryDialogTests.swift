@@ -179,7 +179,7 @@ struct PinentryDialogTests {
         #expect(sensor.scansCancelled == 1)
     }
 
-    @Test("A graphical session prefers pinentry to SSH_ASKPASS, which a fingerprint dialog needs; without one SSH_ASKPASS stays first")
+    @Test("SPEC G: A graphical session prefers pinentry to SSH_ASKPASS, which a fingerprint dialog needs; without one SSH_ASKPASS stays first")
     func preferredInGraphicalSession() throws {
         let fake = try FakePinentry(confirm: "echo OK")
         // A `pinentry` on the path: the fake's directory.

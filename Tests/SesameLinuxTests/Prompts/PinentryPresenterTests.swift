@@ -81,7 +81,7 @@ struct PinentryPresenterTests {
         return secret.withUnsafeBytes { Array($0) }
     }
 
-    @Test("Issue 25: the PIN comes back exactly: %, spaces and non-ASCII are percent-decoded")
+    @Test("SPEC G: the PIN comes back exactly: %, spaces and non-ASCII are percent-decoded")
     func pinDecoded() async throws {
         // "a %b é\n" as pinentry sends it: % and LF escaped, é as raw UTF-8.
         let fake = try FakePinentry(getpin: """
@@ -99,7 +99,7 @@ struct PinentryPresenterTests {
         #expect(!transcript.contains("OPTION"))
     }
 
-    @Test("Issue 25: the description is Assuan-escaped: a reason with a newline and % arrives intact; a retry's message is SETERROR")
+    @Test("SPEC G: the description is Assuan-escaped: a reason with a newline and % arrives intact; a retry's message is SETERROR")
     func descriptionEscaped() async throws {
         let fake = try FakePinentry(getpin: #"out.write("D x\nOK\n"); out.flush()"#)
         let presenter = try PinentryPresenter(program: fake.program, terminal: "/dev/pts/99", terminalType: "xterm")
@@ -114,7 +114,7 @@ struct PinentryPresenterTests {
         #expect(lines.contains("OPTION ttytype=xterm"))
     }
 
-    @Test("Issue 25: Cancel in pinentry (ERR 83886179) is the seam's cancellation")
+    @Test("SPEC A3, G: Cancel in pinentry (ERR 83886179) is the seam's cancellation")
     func cancelled() async throws {
         let fake = try FakePinentry(getpin: #"out.write("ERR 83886179 Operation cancelled <Pinentry>\n"); out.flush()"#)
         let presenter = try PinentryPresenter(program: fake.program)
@@ -122,7 +122,7 @@ struct PinentryPresenterTests {
         guard case .cancelled = entry else { Issue.record("not cancelled: \(entry)"); return }
     }
 
-    @Test("Issue 25: a missing pinentry is a clear 'not available' error")
+    @Test("SPEC G: a missing pinentry is a clear 'not available' error")
     func missing() async throws {
         #expect(throws: PinentryError.notAvailable("/nonexistent/pinentry: No such file or directory")) {
             try PinentryPresenter(program: "/nonexistent/pinentry")
@@ -131,7 +131,7 @@ struct PinentryPresenterTests {
         #expect(PinentryPresenter.findProgram(environment: ["PINENTRY": "/opt/x/pinentry", "PATH": "/usr/bin"]) == "/opt/x/pinentry")
     }
 
-    @Test("Issue 25: a pinentry that dies mid-protocol is an error, not a crash; the seam then cancels")
+    @Test("SPEC G: a pinentry that dies mid-protocol is an error, not a crash; the seam then cancels")
     func diesMidProtocol() async throws {
         let fake = try FakePinentry(getpin: "pass", before: "if command == b\"SETDESC\": sys.exit(3)")
         let presenter = try PinentryPresenter(program: fake.program)
@@ -171,7 +171,7 @@ struct PinentryPresenterTests {
         #expect(handler != unsafeBitCast(SIG_DFL, to: Int.self))
     }
 
-    @Test("Issue 25: cancelling the Swift task kills the pinentry child")
+    @Test("SPEC G: cancelling the Swift task kills the pinentry child")
     func taskCancelled() async throws {
         let fake = try FakePinentry(getpin: "time.sleep(300)")
         let presenter = try PinentryPresenter(program: fake.program)
@@ -192,7 +192,7 @@ struct PinentryPresenterTests {
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
-    @Test("Issue 25: Debian's real pinentry-tty on a pseudo-terminal returns what was typed")
+    @Test("SPEC G: Debian's real pinentry-tty on a pseudo-terminal returns what was typed")
     func realPinentryTTY() async throws {
         let program = "/usr/bin/pinentry-tty"
         try #require(FileManager.default.isExecutableFile(atPath: program), "apt-get install pinentry-tty")

@@ -8,7 +8,7 @@ import Testing
 /// The terminal prompt, driven through a real pseudo-terminal.
 @Suite("TerminalPresenter", .serialized, .timeLimit(.minutes(1)))
 struct TerminalPresenterTests {
-    @Test("Issue 4: the password is read masked: one * per character, never the text, and the terminal is restored")
+    @Test("SPEC G: the password is read masked: one * per character, never the text, and the terminal is restored")
     func maskedEntry() async throws {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
@@ -30,7 +30,7 @@ struct TerminalPresenterTests {
         #expect(terminal.echoes, "raw mode was restored")
     }
 
-    @Test("Issue 4: Ctrl-C during the password cancels and restores the terminal")
+    @Test("SPEC A3, G: Ctrl-C during the password cancels and restores the terminal")
     func controlC() async throws {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
@@ -45,7 +45,7 @@ struct TerminalPresenterTests {
         #expect(terminal.echoes)
     }
 
-    @Test("Issue 3: retry hints and the fallback offer reach the terminal; Enter then chooses the fallback, Ctrl-C cancels")
+    @Test("SPEC A1, G: retry hints and the fallback offer reach the terminal; Enter then chooses the fallback, Ctrl-C cancels")
     func messagesAndButtons() async throws {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
@@ -88,7 +88,7 @@ struct TerminalPresenterTests {
         #expect(!shown.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, "\(shown.debugDescription)")
     }
 
-    @Test("A waiting prompt returns at once when its task is cancelled (the scan finished first), before any key")
+    @Test("SPEC G: A waiting prompt returns at once when its task is cancelled (the scan finished first), before any key")
     func cancelledWait() async throws {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
@@ -111,7 +111,7 @@ struct TerminalPresenterTests {
         #expect(terminal.echoes)
     }
 
-    @Test("No terminal: the presenter cannot be made")
+    @Test("SPEC G: No terminal: the presenter cannot be made")
     func noTerminal() {
         #expect(TerminalPresenter(path: "/nonexistent/tty") == nil)
         #expect(TerminalPresenter(path: "/dev/null") == nil, "not a terminal")

@@ -4,7 +4,7 @@ import SesameLinux
 import SesameTesting
 import Testing
 
-/// The device key sealed to a TPM (issue 18), against a real software TPM:
+/// The device key sealed to a TPM (SPEC G), against a real software TPM:
 /// each test starts its own `swtpm`, so one test's clear or lockout never
 /// reaches another.
 @Suite("TPM device key store (swtpm)")
@@ -16,7 +16,7 @@ struct TPMDeviceKeyStoreTests {
         return directory.path + "/device/device.tpm"
     }
 
-    @Test("The key is created once, sealed, and unsealed to the same 32 bytes")
+    @Test("G: The key is created once, sealed, and unsealed to the same 32 bytes")
     func sealUnsealRoundTrip() async throws {
         try await SoftwareTPM.with { tpm in
             let path = try temporaryPath()
@@ -36,7 +36,7 @@ struct TPMDeviceKeyStoreTests {
         }
     }
 
-    @Test("Another TPM (a home directory moved to a second machine) cannot unseal the key")
+    @Test("G: Another TPM (a home directory moved to a second machine) cannot unseal the key")
     func anotherTPMCannotUnseal() async throws {
         let path = try temporaryPath()
         try await SoftwareTPM.with { first in
@@ -56,7 +56,7 @@ struct TPMDeviceKeyStoreTests {
         }
     }
 
-    @Test("After tpm2_clear the sealed key no longer loads, and the error says so")
+    @Test("G: After tpm2_clear the sealed key no longer loads, and the error says so")
     func clearedTPM() async throws {
         try await SoftwareTPM.with { tpm in
             let path = try temporaryPath()
@@ -73,7 +73,7 @@ struct TPMDeviceKeyStoreTests {
         }
     }
 
-    @Test("An existing key (a migrated key file) is sealed as is")
+    @Test("G: An existing key (a migrated key file) is sealed as is")
     func sealExistingKey() async throws {
         try await SoftwareTPM.with { tpm in
             let path = try temporaryPath()
@@ -85,7 +85,7 @@ struct TPMDeviceKeyStoreTests {
         }
     }
 
-    @Test("No TPM answering is `unavailable`, naming the TCTI")
+    @Test("G: No TPM answering is `unavailable`, naming the TCTI")
     func noTPM() async throws {
         let port = try await SoftwareTPM.with { $0.port }  // stopped: nothing listens there now
         let tcti = "swtpm:host=127.0.0.1,port=\(port)"
@@ -98,7 +98,7 @@ struct TPMDeviceKeyStoreTests {
         }
     }
 
-    @Test("A damaged sealed-key file is reported, not replaced")
+    @Test("G: A damaged sealed-key file is reported, not replaced")
     func damagedFile() async throws {
         try await SoftwareTPM.with { tpm in
             let path = try temporaryPath()

@@ -4,7 +4,7 @@ import SesameLinux
 import SesameTesting
 import Testing
 
-/// A vault passcode slot bound to the TPM (issue 18): the slot's key needs
+/// A vault passcode slot bound to the TPM (SPEC G): the slot's key needs
 /// the TPM's secret, released only for the right passcode under the TPM's
 /// dictionary-attack protection, behind Sesame's own attempt gate (SPEC E3).
 @Suite("Vault passcode bound to the TPM (swtpm)")
@@ -25,7 +25,7 @@ struct TPMPasscodeGuardVaultTests {
         return authenticators
     }
 
-    @Test("The right passcode opens the vault on its TPM; scrypt alone (a copied vault, offline) does not, nor another TPM")
+    @Test("G: The right passcode opens the vault on its TPM; scrypt alone (a copied vault, offline) does not, nor another TPM")
     func boundSlot() async throws {
         let path = try vaultPath()
         try await SoftwareTPM.with { tpm in
@@ -48,7 +48,7 @@ struct TPMPasscodeGuardVaultTests {
         }
     }
 
-    @Test("Past the TPM's limit even the right passcode is refused with the lockout's time, after the vault file was rolled back")
+    @Test("E5, G: Past the TPM's limit even the right passcode is refused with the lockout's time, after the vault file was rolled back")
     func lockoutSurvivesRollback() async throws {
         let path = try vaultPath()
         try await SoftwareTPM.with { tpm in

@@ -5,13 +5,13 @@ import SesameTesting
 import Testing
 
 /// The TPM's dictionary-attack protection behind a passcode-derived value
-/// (issue 18, the TPM half of a TPM-bound passcode slot), against swtpm.
+/// (the TPM half of a TPM-bound passcode slot, SPEC E5 and G), against swtpm.
 @Suite("TPM passcode seal and dictionary-attack lockout (swtpm)")
 struct TPMPasscodeSealTests {
     private let right = SecretBytes([UInt8](repeating: 7, count: 32))
     private let wrong = SecretBytes([UInt8](repeating: 9, count: 32))
 
-    @Test("The right value releases the secret; a wrong one is refused")
+    @Test("G: The right value releases the secret; a wrong one is refused")
     func rightAndWrongValue() async throws {
         try await SoftwareTPM.with { tpm in
             let seal = TPMPasscodeSeal(tcti: tpm.tcti)
@@ -21,7 +21,7 @@ struct TPMPasscodeSealTests {
         }
     }
 
-    @Test("Past the TPM's limit every value is refused with the lockout and when it lifts, whatever files are deleted or re-created")
+    @Test("E5, G: Past the TPM's limit every value is refused with the lockout and when it lifts, whatever files are deleted or re-created")
     func lockoutSurvivesDeletedRecords() async throws {
         try await SoftwareTPM.with { tpm in
             try await tpm.run("tpm2_dictionarylockout", ["--setup-parameters", "--max-tries=3", "--recovery-time=600", "--lockout-recovery-time=600"])

@@ -42,7 +42,7 @@ struct TPMSealedFileGoldenTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
     }
 
-    @Test("Each fixture reads as its known blobs", arguments: cases)
+    @Test("G: Each fixture reads as its known blobs", arguments: cases)
     func decodes(fixture name: String, public publicBlob: [UInt8], private privateBlob: [UInt8]) throws {
         try place(name)
         let blobs = try #require(try TPMSealedFile(path: deviceDirectory + "/" + name).read())
@@ -50,19 +50,19 @@ struct TPMSealedFileGoldenTests {
         #expect(blobs.private == privateBlob)
     }
 
-    @Test("Each fixture's blobs, written, are the fixture byte for byte", arguments: cases)
+    @Test("G: Each fixture's blobs, written, are the fixture byte for byte", arguments: cases)
     func encodes(fixture name: String, public publicBlob: [UInt8], private privateBlob: [UInt8]) throws {
         let path = deviceDirectory + "/" + name
         #expect(try TPMSealedFile(path: path).create(public: publicBlob, private: privateBlob))
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try fixture(name)))
     }
 
-    @Test("The sealed device key lives in device/device.tpm beside the vault")
+    @Test("G: The sealed device key lives in device/device.tpm beside the vault")
     func deviceKeyLocation() {
         #expect(TPMDeviceKeyStore.defaultPath(forVaultAt: "/home/u/.local/share/sesame/vault.sqlite") == "/home/u/.local/share/sesame/device/device.tpm")
     }
 
-    @Test("A passcode slot's sealed secret is found as passcode-<slot salt in lower-case hex>.tpm")
+    @Test("G: A passcode slot's sealed secret is found as passcode-<slot salt in lower-case hex>.tpm")
     func passcodeFileName() async throws {
         try place("passcode-000fa0ff.tpm")
         // No TPM answers here: a guard that finds the file fails reaching

@@ -4,7 +4,7 @@ import SesameLinux
 import SesameTesting
 import Testing
 
-/// A vault whose device slot is sealed to a TPM (issue 18): its device key
+/// A vault whose device slot is sealed to a TPM (SPEC G): its device key
 /// is had only on that TPM, and the recovery key outlives the TPM.
 @Suite("Vault with a TPM-sealed device key (swtpm)")
 struct TPMVaultTests {
@@ -16,7 +16,7 @@ struct TPMVaultTests {
         return directory.path + "/vault.sqlite"
     }
 
-    @Test("After the TPM is cleared the device slot is locked, with the reason, and the recovery key still opens the vault")
+    @Test("G: After the TPM is cleared the device slot is locked, with the reason, and the recovery key still opens the vault")
     func recoveryKeyAfterClear() async throws {
         try await SoftwareTPM.with { tpm in
             let path = try vaultPath()

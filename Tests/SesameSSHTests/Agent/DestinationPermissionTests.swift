@@ -5,10 +5,10 @@ import Testing
 
 private typealias M = SSHAgentMessages
 
-/// Who may list and use a key restricted with `ssh-add -h` (issue 26,
-/// SPEC D8), decided as OpenSSH's agent decides it (`identity_permitted`,
+/// Who may list and use a key restricted with `ssh-add -h` (SPEC D8),
+/// decided as OpenSSH's agent decides it (`identity_permitted`,
 /// `process_sign_request2`) from a connection's session bindings.
-@Suite("DestinationPermission: ssh-add -h keys against session-bind hops (issue 26)")
+@Suite("DestinationPermission: ssh-add -h keys against session-bind hops")
 struct DestinationPermissionTests {
     static func host() throws -> PublicKey {
         try PublicKey(algorithm: .ed25519, rawRepresentation: Array(Curve25519.Signing.PrivateKey().publicKey.rawRepresentation))
@@ -42,7 +42,7 @@ struct DestinationPermissionTests {
             + M.string("ssh-ed25519") + M.string(blob) + hostBlob
     }
 
-    @Test("SPEC D8, issue 26: -h hosta: listed locally and to hosta; signs a login to hosta; refused for hostb; hidden when the hop to hosta is a forwarding")
+    @Test("SPEC D8: -h hosta: listed locally and to hosta; signs a login to hosta; refused for hostb; hidden when the hop to hosta is a forwarding")
     func oneHost() throws {
         let only = [KeyDestination(to: try hop(a, "hosta"))]
         #expect(DestinationPermission.refusal(only, hops: [], bindAttempted: false, user: nil) == nil)
@@ -59,7 +59,7 @@ struct DestinationPermissionTests {
                                                   hops: [bound(a, 1, forwarded: true), bound(b, 2, forwarded: false)], bindAttempted: true) != nil)
     }
 
-    @Test("SPEC D8, issue 26: -h hosta -h 'hosta>hostb': the forwarded hop to hostb is allowed, to hostc not; a login on the forwarding hop itself is not")
+    @Test("SPEC D8: -h hosta -h 'hosta>hostb': the forwarded hop to hostb is allowed, to hostc not; a login on the forwarding hop itself is not")
     func forwardedHop() throws {
         let list = [KeyDestination(to: try hop(a, "hosta")), KeyDestination(from: try hop(a, "hosta"), to: try hop(b, "hostb"))]
         let viaA = [bound(a, 1, forwarded: true), bound(b, 2, forwarded: false)]
@@ -75,7 +75,7 @@ struct DestinationPermissionTests {
                                                   hops: [bound(b, 2, forwarded: false)], bindAttempted: true) != nil)
     }
 
-    @Test("SPEC D8, issue 26: a signature needs a bound connection, an SSH login, the last bound session and host, and the user pattern")
+    @Test("SPEC D8: a signature needs a bound connection, an SSH login, the last bound session and host, and the user pattern")
     func signChecks() throws {
         let list = [KeyDestination(to: try hop(a, "hosta", user: "dep*"))]
         let hops = [bound(a, 1, forwarded: false)]
@@ -96,13 +96,13 @@ struct DestinationPermissionTests {
         #expect(DestinationPermission.signRefusal([], data: [1], key: clientKey, hops: [], bindAttempted: false) == nil)
     }
 
-    @Test("issue 26: a CA key never matches a plain host key (Sesame verifies no host certificates)")
+    @Test("SPEC D8: a CA key never matches a plain host key (Sesame verifies no host certificates)")
     func certificateAuthority() throws {
         let list = [KeyDestination(to: KeyDestination.Hop(hostname: "hosta", hostKeys: [.init(blob: try #require(SSHKeyEncoding.publicKeyBlob(a)), isCertificateAuthority: true)]))]
         #expect(!DestinationPermission.permitted(list, from: nil, to: a, user: nil))
     }
 
-    @Test("issue 26: user patterns match as OpenSSH's match_pattern: * and ?", arguments: [
+    @Test("SPEC D8: user patterns match as OpenSSH's match_pattern: * and ?", arguments: [
         ("root", "root", true), ("root", "ro*", true), ("root", "r??t", true), ("root", "*", true), ("root", "*t", true),
         ("root", "r*x", false), ("root", "roo", false), ("", "*", true), ("", "?", false), ("aab", "*ab", true), ("abc", "a*b*c", true),
     ])

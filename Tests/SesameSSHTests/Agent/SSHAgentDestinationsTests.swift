@@ -4,11 +4,11 @@ import SesameTesting
 @testable import SesameSSH
 import Testing
 
-/// `ssh-add -h` through ``SSHAgent`` over a real vault (issue 26, SPEC D8):
+/// `ssh-add -h` through ``SSHAgent`` over a real vault (SPEC D8):
 /// the destinations are stored with the key, a disjoint list is refused
 /// rather than dropped, and the key is listed and used only where they
 /// allow, judged on verified `session-bind@openssh.com` bindings.
-@Suite("SSHAgent: ssh-add -h keys stored in the vault and enforced (issue 26)")
+@Suite("SSHAgent: ssh-add -h keys stored in the vault and enforced")
 struct SSHAgentDestinationsTests {
     let host = Curve25519.Signing.PrivateKey(), other = Curve25519.Signing.PrivateKey()
     let log = Locked<[String]>([])
@@ -31,7 +31,7 @@ struct SSHAgentDestinationsTests {
         return .sessionBind(hostKey: try #require(SSHKeyEncoding.publicKeyBlob(publicKey)), sessionIdentifier: session, signature: signature, isForwarding: false)
     }
 
-    @Test("SPEC D8, issue 26: the list is stored with the key; listed to a connection bound to its host, hidden from one bound elsewhere; a disjoint re-add is refused and logged")
+    @Test("SPEC D8: the list is stored with the key; listed to a connection bound to its host, hidden from one bound elsewhere; a disjoint re-add is refused and logged")
     func storedAndEnforced() async throws {
         let fixture = try await TestVault()
         let agent = agent(fixture)

@@ -4,9 +4,9 @@ import Foundation
 @testable import SesameSSH
 import Testing
 
-/// What the agent's prompt says (issue 26): the host a login is for, and
+/// What the agent's prompt says (SPEC A5): the host a login is for, and
 /// for a request through a forwarded agent, the hops it came through.
-@Suite("issue 26: the agent's prompt names the host and the forwarding hops")
+@Suite("SPEC A5: the agent's prompt names the host and the forwarding hops")
 struct SSHAgentReasonTests {
     static func hostKey() throws -> PublicKey {
         try PublicKey(algorithm: .ed25519, rawRepresentation: Curve25519.Signing.PrivateKey().publicKey.rawRepresentation)
@@ -17,7 +17,7 @@ struct SSHAgentReasonTests {
                  accessControl: Vault.noAccessControl, publicKey: try hostKey(), created: Date(), constraints: .none)
     }
 
-    @Test("issue 26: a forwarded login names every hop, first first; a local one names only its host; control characters in labels are escaped")
+    @Test("SPEC A5, D9: a forwarded login names every hop, first first; a local one names only its host; control characters in labels are escaped")
     func hops() throws {
         let first = try Self.hostKey(), second = try Self.hostKey()
         let key = try Self.key(label: "me\u{1B}[2J")

@@ -5,12 +5,12 @@ import Testing
 
 /// A sign request with no flags for an RSA key asks for `ssh-rsa` (SHA-1):
 /// the agent answers it for a key marked for it and refuses it, with the
-/// reason naming the mark, for any other (issue 26, SPEC D8).
-@Suite("SSHAgent: ssh-rsa (SHA-1) only for an RSA key marked for it (issue 26)")
+/// reason naming the mark, for any other (SPEC D8).
+@Suite("SSHAgent: ssh-rsa (SHA-1) only for an RSA key marked for it")
 struct SSHAgentSHA1Tests {
     let log = Locked<[String]>([])
 
-    @Test("issue 26, SPEC D8: flags 0 gets an ssh-rsa signature that verifies from a marked key, SSH_AGENT_FAILURE and a logged reason naming --allow-sha1 from another; flag 2 still signs rsa-sha2-256")
+    @Test("SPEC D8: flags 0 gets an ssh-rsa signature that verifies from a marked key, SSH_AGENT_FAILURE and a logged reason naming --allow-sha1 from another; flag 2 still signs rsa-sha2-256")
     func flagsZero() async throws {
         let fixture = try await TestVault()
         let log = log

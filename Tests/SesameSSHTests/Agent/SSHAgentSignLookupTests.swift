@@ -5,7 +5,7 @@ import SesameTesting
 import Testing
 
 /// A sign request finds its key by the name the last listing gave its blob
-/// and reads only that row (issue 26's per-signature cost). These guard
+/// and reads only that row (so a signature costs one row, not a scan). These guard
 /// that shortcut: a name that now holds other key material, or nothing,
 /// must not sign with the blob it used to have.
 @Suite("SSHAgent: a sign request reads its key's row by the listed name, and only while the row still holds that key")
@@ -25,7 +25,7 @@ struct SSHAgentSignLookupTests {
         await agent.respond(to: .sign(keyBlob: blob, data: [1, 2, 3], flags: 0), on: SSHAgentConnection()).type
     }
 
-    @Test("issue 26, SPEC D7: a name re-used for another key signs only with the new key's blob; a deleted key's blob signs with nothing")
+    @Test("SPEC D7: a name re-used for another key signs only with the new key's blob; a deleted key's blob signs with nothing")
     func renamedAndDeleted() async throws {
         let fixture = try await TestVault()
         let agent = agent(fixture)

@@ -7,10 +7,10 @@ import Testing
 private typealias M = SSHAgentMessages
 private typealias T = SSHAgentDestinationConstraintTests
 
-/// `restrict-destination-v00@openssh.com` (`ssh-add -h`, issue 26, SPEC D8)
+/// `restrict-destination-v00@openssh.com` (`ssh-add -h`, SPEC D8)
 /// in message 25, laid out by hand from OpenSSH 9.2's `parse_dest_constraint`
 /// and taken from a real `ssh-add -h`.
-@Suite("SSHAgentRequest: ssh-add -h destination constraints (issue 26)")
+@Suite("SSHAgentRequest: ssh-add -h destination constraints")
 struct SSHAgentDestinationConstraintTests {
     static let hostA = M.string("ssh-ed25519") + M.string(Array(Curve25519.Signing.PrivateKey().publicKey.rawRepresentation))
     static let hostB = M.string("ssh-ed25519") + M.string(Array(Curve25519.Signing.PrivateKey().publicKey.rawRepresentation))
@@ -37,7 +37,7 @@ struct SSHAgentDestinationConstraintTests {
     /// user@example.test` sent (Fuzz/Corpus/agent/real-25-2).
     static let realSSHAddH = M.hex("190000000b7373682d656432353531390000002020089ac57debe861a5a3c6fb7e86f637d4fd2365e9daa1cda46f058710e58c4100000040e1ff9d15ce8ab2d5944a677fb2f597efe9ed7eb04dab3f663caf5d27cb3da57820089ac57debe861a5a3c6fb7e86f637d4fd2365e9daa1cda46f058710e58c410000000e636f727075732065643235353139ff0000002472657374726963742d64657374696e6174696f6e2d763030406f70656e7373682e636f6d000000dc000000680000000c00000000000000000000000000000050000000000000000c6578616d706c652e7465737400000000000000330000000b7373682d65643235353139000000207412160620147e14cbb80ad2feae211a263bcf2ef4c9d309619d29213837d9fc00000000000000006c0000000c0000000000000000000000000000005400000004757365720000000c6578616d706c652e7465737400000000000000330000000b7373682d65643235353139000000207412160620147e14cbb80ad2feae211a263bcf2ef4c9d309619d29213837d9fc0000000000")
 
-    @Test("issue 26: the body OpenSSH's real ssh-add -h sent parses: two destinations from the origin to example.test, the second for user 'user'")
+    @Test("D8: the body OpenSSH's real ssh-add -h sent parses: two destinations from the origin to example.test, the second for user 'user'")
     func realSSHAdd() throws {
         let list = try Self.destinations(Self.realSSHAddH)
         let hostKey = M.hex("0000000b7373682d65643235353139000000207412160620147e14cbb80ad2feae211a263bcf2ef4c9d309619d29213837d9fc")
@@ -47,7 +47,7 @@ struct SSHAgentDestinationConstraintTests {
         #expect(list == [KeyDestination(to: to), KeyDestination(to: forUser)])
     }
 
-    @Test("issue 26: a hop from a host (hosta>hostb), a user pattern and a CA key are kept as sent, beside lifetime and confirm")
+    @Test("D8: a hop from a host (hosta>hostb), a user pattern and a CA key are kept as sent, beside lifetime and confirm")
     func hopsAndFlags() throws {
         let body = Self.add(Self.constraint(to: Self.hop(host: "hosta", keys: [(Self.hostA, 0)])),
                             Self.constraint(from: Self.hop(host: "hosta", keys: [(Self.hostA, 0)]),
@@ -75,12 +75,12 @@ struct SSHAgentDestinationConstraintTests {
         ("an empty list (OpenSSH would add the key unrestricted; refused here as surely a mistake)", []),
     ]
 
-    @Test("issue 26: inconsistent or unknown contents refuse the key, as OpenSSH's agent does", arguments: T.malformed)
+    @Test("D8: inconsistent or unknown contents refuse the key, as OpenSSH's agent does", arguments: T.malformed)
     func refused(name: String, constraint: [UInt8]) {
         #expect(throws: SSHAgentProtocolError.self, "\(name)") { try SSHAgentRequest.parse(Self.add(constraint)) }
     }
 
-    @Test("issue 26: the extension twice, or more than 1024 destinations, is refused")
+    @Test("D8: the extension twice, or more than 1024 destinations, is refused")
     func limits() throws {
         let one = Self.constraint(to: Self.hop(host: "b", keys: [(Self.hostB, 0)]))
         #expect(try Self.destinations(Self.add(Array(repeating: one, count: 1024).flatMap { $0 })).count == 1024)
@@ -89,7 +89,7 @@ struct SSHAgentDestinationConstraintTests {
         #expect(throws: SSHAgentProtocolError.self) { try SSHAgentRequest.parse(M.addP256Base + ext + ext) }
     }
 
-    @Test("issue 26: the real ssh-add -h body cut at every length throws or parses, never traps; no cut inside the constraint parses")
+    @Test("D8: the real ssh-add -h body cut at every length throws or parses, never traps; no cut inside the constraint parses")
     func truncation() {
         let body = Self.realSSHAddH
         let constraintStart = body.count - (1 + 4 + 36 + 4 + 0xdc)
@@ -98,7 +98,7 @@ struct SSHAgentDestinationConstraintTests {
             if length > constraintStart { #expect(parsed == nil, "cut at \(length)") }
         }
     }
-    @Test("issue 26: the fuzz corpus's destination seeds parse as their names say: origin, hop and the real ssh-add -h 'a>b' with destinations, the others refused")
+    @Test("D8: the fuzz corpus's destination seeds parse as their names say: origin, hop and the real ssh-add -h 'a>b' with destinations, the others refused")
     func corpusSeeds() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Fuzz/Corpus/agent").standardized
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("-dest") }.sorted()

@@ -6,9 +6,9 @@ import Testing
 
 private typealias M = SSHAgentMessages
 
-@Suite("SPEC D7, issue 15: the ssh-agent wire codec")
+@Suite("SPEC D7: the ssh-agent wire codec")
 struct SSHAgentProtocolTests {
-    @Test("issue 15: identities, sign, remove and remove-all parse as the draft lays them out")
+    @Test("SPEC D7: identities, sign, remove and remove-all parse as the draft lays them out")
     func simpleMessages() throws {
         guard case .requestIdentities = try SSHAgentRequest.parse([11]) else { Issue.record("11"); return }
         guard case .removeAllIdentities = try SSHAgentRequest.parse([19]) else { Issue.record("19"); return }
@@ -18,7 +18,7 @@ struct SSHAgentProtocolTests {
         #expect(removed == M.hostKey)
     }
 
-    @Test("issue 15: lock and unlock carry the passphrase as SecretBytes")
+    @Test("SPEC D7: lock and unlock carry the passphrase as SecretBytes")
     func lockUnlock() throws {
         guard case .lock(let locked) = try SSHAgentRequest.parse([22] + M.string("hunter2")),
               case .unlock(let unlocked) = try SSHAgentRequest.parse([23] + M.string("hunter2")) else { Issue.record("22/23"); return }
@@ -49,7 +49,7 @@ struct SSHAgentProtocolTests {
         #expect(throws: SSHAgentProtocolError.malformed("unknown constraint type 3")) { try SSHAgentRequest.parse(base + [3] + M.u32(1)) }
     }
 
-    @Test("issue 15: the bodies OpenSSH's real ssh-add sent (17 Ed25519; 25 P-256 with -t 3600 -c) parse, keys consistent")
+    @Test("SPEC D7: the bodies OpenSSH's real ssh-add sent (17 Ed25519; 25 P-256 with -t 3600 -c) parse, keys consistent")
     func realSSHAdd() throws {
         guard case .addIdentity(let ed, let edComment, let edConstraints) = try SSHAgentRequest.parse(M.realSSHAddEd25519) else { Issue.record("17"); return }
         #expect(ed.algorithm == .ed25519 && edComment == "corpus ed25519" && edConstraints.isEmpty)
@@ -90,7 +90,7 @@ struct SSHAgentProtocolTests {
         }
     }
 
-    @Test("issue 15, 26: smartcard and unknown types are unsupported; an add of a key type Sesame does not keep says why")
+    @Test("SPEC D7: smartcard and unknown types are unsupported; an add of a key type Sesame does not keep says why")
     func unsupported() throws {
         for (body, type) in [([20] + M.string("reader"), 20), ([21], 21), ([24], 24), ([26], 26), ([1], 1), ([255, 1, 2], 255)] as [([UInt8], UInt8)] {
             guard case .unsupported(let parsedType) = try SSHAgentRequest.parse(body) else { Issue.record("\(type)"); continue }
@@ -107,7 +107,7 @@ struct SSHAgentProtocolTests {
         }
     }
 
-    @Test("issue 15: session-bind@openssh.com and other extensions (27)")
+    @Test("SPEC D7: session-bind@openssh.com and other extensions (27)")
     func extensions() throws {
         guard case .sessionBind(let host, let session, let signature, let forwarding) = try SSHAgentRequest.parse(M.valid[8].1) else { Issue.record("bind"); return }
         #expect(host == M.hostKey && session == [UInt8](repeating: 1, count: 32) && signature == [UInt8](repeating: 2, count: 83) && forwarding)
@@ -116,7 +116,7 @@ struct SSHAgentProtocolTests {
         #expect(name == "query")
     }
 
-    @Test("issue 15: truncation at every length of every valid message throws, never traps", arguments: M.valid.map(\.0))
+    @Test("SPEC D7: truncation at every length of every valid message throws, never traps", arguments: M.valid.map(\.0))
     func truncation(name: String) throws {
         let body = try #require(M.valid.first { $0.0 == name }).1
         _ = try SSHAgentRequest.parse(body)
@@ -132,7 +132,7 @@ struct SSHAgentProtocolTests {
         return [total - 1 - ext - 1 - 5, total - 1 - ext - 1, total - 1 - ext, total - 1].contains(length)
     }
 
-    @Test("issue 15: trailing bytes after any complete message are malformed", arguments: M.valid.map(\.0))
+    @Test("SPEC D7: trailing bytes after any complete message are malformed", arguments: M.valid.map(\.0))
     func trailing(name: String) throws {
         let body = try #require(M.valid.first { $0.0 == name }).1
         #expect(throws: SSHAgentProtocolError.self) { try SSHAgentRequest.parse(body + [0]) }
@@ -141,7 +141,7 @@ struct SSHAgentProtocolTests {
         }
     }
 
-    @Test("issue 15: empty, oversized and lying lengths are refused before any allocation")
+    @Test("SPEC D7: empty, oversized and lying lengths are refused before any allocation")
     func lengths() throws {
         #expect(throws: SSHAgentProtocolError.empty) { try SSHAgentRequest.parse([]) }
         #expect(throws: SSHAgentProtocolError.tooLong(256 * 1024 + 1)) { try SSHAgentRequest.parse([UInt8](repeating: 11, count: 256 * 1024 + 1)) }
@@ -155,7 +155,7 @@ struct SSHAgentProtocolTests {
         #expect(throws: SSHAgentProtocolError.self) { try SSHAgentFrame.bodyLength(header: [0, 0, 1]) }
     }
 
-    @Test("issue 15: response frames are length ‖ type ‖ body")
+    @Test("SPEC D7: response frames are length ‖ type ‖ body")
     func responses() {
         #expect(SSHAgentResponse.success.frame == [0, 0, 0, 1, 6])
         #expect(SSHAgentResponse.failure.frame == [0, 0, 0, 1, 5])

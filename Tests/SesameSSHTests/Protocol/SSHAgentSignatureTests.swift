@@ -7,7 +7,7 @@ import SesameTesting
 
 private typealias M = SSHAgentMessages
 
-@Suite("SPEC D7, issue 15: SSH signatures and key blobs for the agent")
+@Suite("SPEC D7: SSH signatures and key blobs for the agent")
 struct SSHAgentSignatureTests {
     @Test("SPEC D7: Ed25519 signatures are string type ‖ string(64 bytes) and verify")
     func ed25519() throws {
@@ -47,7 +47,7 @@ struct SSHAgentSignatureTests {
         #expect(SSHSignature.mpint([0, 0, 0x7F][...]) == [0x7F] && SSHSignature.mpint([0, 0x80][...]) == [0, 0x80] && SSHSignature.mpint([0, 0][...]).isEmpty)
     }
 
-    @Test("issue 15: key-agreement algorithms and wrong lengths are refused")
+    @Test("SPEC D7: key-agreement algorithms and wrong lengths are refused")
     func refusals() {
         for (algorithm, count) in [(KeyAlgorithm.x25519, 64), (.p256Agreement, 64), (.ed25519, 63), (.p256, 72)] {
             #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: algorithm, rawSignature: [UInt8](repeating: 1, count: count)) }
@@ -76,7 +76,7 @@ struct SSHAgentSignatureTests {
         #expect(added.publicKey == key && comment == "test")
     }
 
-    @Test("issue 26: ssh-keygen's RSA, P-384 and P-521 files: the .pub blob round-trips, and the file's private section sent as ssh-add sends it parses to the same key",
+    @Test("SPEC D7: ssh-keygen's RSA, P-384 and P-521 files: the .pub blob round-trips, and the file's private section sent as ssh-add sends it parses to the same key",
           arguments: [["-t", "rsa", "-b", "2048"], ["-t", "rsa", "-b", "3072"], ["-t", "ecdsa", "-b", "384"], ["-t", "ecdsa", "-b", "521"]])
     func sshKeygenNewTypes(arguments: [String]) throws {
         let directory = try TemporaryDirectory()
@@ -109,11 +109,11 @@ struct SSHAgentSignatureTests {
         #expect(file.publicKey == key.rawRepresentation)
     }
 
-    @Test("issue 26, SPEC D7: RSA signatures are string rsa-sha2-256|512|ssh-rsa ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
+    @Test("SPEC D7: RSA signatures are string rsa-sha2-256|512|ssh-rsa ‖ string signature; PSS has no SSH name; P-384/P-521 r and s are mpints that verify")
     func newSignatures() throws {
         let signature = [UInt8](repeating: 7, count: 256)
         #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA512, signature: signature) == M.string("rsa-sha2-512") + M.string(signature))
-        // Issue 26: the SHA-1 signature of a key marked for it is RFC 4253's ssh-rsa.
+        // SPEC D8: the SHA-1 signature of a key marked for it is RFC 4253's ssh-rsa.
         #expect(try SSHSignature.encode(rsaScheme: .pkcs1SHA1, signature: signature) == M.string("ssh-rsa") + M.string(signature))
         #expect(throws: VaultError.self) { try SSHSignature.encode(rsaScheme: .pssSHA256, signature: signature) }
         #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: .rsa2048, rawSignature: signature) }
@@ -127,7 +127,7 @@ struct SSHAgentSignatureTests {
         #expect(throws: VaultError.self) { try SSHSignature.encode(algorithm: .p521, rawSignature: raw) }
     }
 
-    @Test("issue 15: blobs of other types, curves, sizes or with trailing bytes name no key")
+    @Test("SPEC D7: blobs of other types, curves, sizes or with trailing bytes name no key")
     func badBlobs() {
         let ed = M.string("ssh-ed25519") + M.string(Array(M.ed25519.publicKey.rawRepresentation))
         #expect(SSHSignature.publicKey(fromBlob: ed)?.algorithm == .ed25519)

@@ -165,7 +165,7 @@ struct PromptTests {
         }
     }
 
-    @Test("items that need nobody are never locked: Unlock answers them at once with no prompt")
+    @Test("SPEC D10: items that need nobody are never locked: Unlock answers them at once with no prompt")
     func unlockedItemsNeedNoPrompt() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(PythonClient.prelude + """

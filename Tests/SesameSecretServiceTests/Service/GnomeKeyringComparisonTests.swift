@@ -41,7 +41,7 @@ struct GnomeKeyringComparisonTests {
         return lines
     }
 
-    @Test("store, lookup, replace, search --all --unlock, clear: the same transcript")
+    @Test("D10: store, lookup, replace, search --all --unlock, clear: the same transcript")
     func sameTranscript() async throws {
         var sesame: [String] = []
         try await SecretServiceFixture.with { fixture in

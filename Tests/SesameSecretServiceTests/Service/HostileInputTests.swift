@@ -26,7 +26,7 @@ struct HostileInputTests {
         }
     }
 
-    @Test("bad paths, wrong signatures, huge maps, invalid DH keys and foreign sessions are errors, and the server keeps serving")
+    @Test("SPEC D10: bad paths, wrong signatures, huge maps, invalid DH keys and foreign sessions are errors, and the server keeps serving")
     func hostileCalls() async throws {
         try await SecretServiceFixture.with { fixture in
             let script = PythonClient.prelude + """
@@ -96,7 +96,7 @@ struct HostileInputTests {
         }
     }
 
-    @Test("a session belongs to the client that opened it: another client gets NoSession")
+    @Test("SPEC D10: a session belongs to the client that opened it: another client gets NoSession")
     func foreignSession() async throws {
         try await SecretServiceFixture.with { fixture in
             let opener = PythonClient.prelude + """

@@ -8,7 +8,7 @@ import Testing
 @Suite("Secret Service: secret-tool store, lookup, search, clear", .serialized,
        .enabled(if: SecretServiceFixture.missing.isEmpty, SecretServiceFixture.missingNote))
 struct SecretToolTests {
-    @Test("store, lookup, search --all --unlock and clear behave as against gnome-keyring")
+    @Test("SPEC D10: store, lookup, search --all --unlock and clear behave as against gnome-keyring")
     func storeLookupSearchClear() async throws {
         try await SecretServiceFixture.with { fixture in
 

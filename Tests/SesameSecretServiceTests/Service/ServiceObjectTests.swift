@@ -9,7 +9,7 @@ import Testing
 @Suite("Secret Service: session collection, aliases, properties, name ownership", .serialized,
        .enabled(if: SecretServiceFixture.missing.isEmpty, SecretServiceFixture.missingNote))
 struct ServiceObjectTests {
-    @Test("the session collection keeps items in the process only, never in the store")
+    @Test("D10: the session collection keeps items in the process only, never in the store")
     func sessionCollection() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(PythonClient.prelude + """
@@ -32,7 +32,7 @@ struct ServiceObjectTests {
         }
     }
 
-    @Test("CreateCollection with an alias, SetAlias, labels through Properties.Set, and the signals a client sees")
+    @Test("D10: CreateCollection with an alias, SetAlias, labels through Properties.Set, and the signals a client sees")
     func collectionsAndSignals() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(PythonClient.prelude + """
@@ -70,7 +70,7 @@ struct ServiceObjectTests {
         }
     }
 
-    @Test("a second provider is refused naming the first's pid and program; --replace takes the name and the first learns it")
+    @Test("D10: a second provider is refused naming the first's pid and program; --replace takes the name and the first learns it")
     func nameOwnership() async throws {
         try await SecretServiceFixture.with { fixture in
             do {

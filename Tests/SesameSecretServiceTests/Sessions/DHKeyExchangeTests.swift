@@ -20,7 +20,7 @@ struct DHKeyExchangeTests {
         }
     }
 
-    @Test("SPEC D10, issue 25: a shared secret of 127 bytes is left-padded to 128 before HKDF, as libsecret and secretstorage do",
+    @Test("SPEC D10: a shared secret of 127 bytes is left-padded to 128 before HKDF, as libsecret and secretstorage do",
           arguments: [DHKeyExchange.Engine.libcrypto, .bigInt])
     func paddedSharedSecret(engine: DHKeyExchange.Engine) throws {
         // Server key 2^255 + 0x31ca gives a shared secret whose first byte is
@@ -32,7 +32,7 @@ struct DHKeyExchangeTests {
         #expect(agreed.publicKey.count == 128)
     }
 
-    @Test("SPEC D10, issue 25: libcrypto computes the exponentiations on this machine (the constant-time engine), and agrees with BigInt on random keys")
+    @Test("SPEC D10: libcrypto computes the exponentiations on this machine (the constant-time engine), and agrees with BigInt on random keys")
     func enginesAgree() throws {
         // libcrypto.so.3 is part of every Debian with OpenSSH or Python; .ci/run installs libssl3 so this holds on CI.
         #expect(LibCryptoModularPower.unavailableReason() == nil)
@@ -50,7 +50,7 @@ struct DHKeyExchangeTests {
         }
     }
 
-    @Test("SPEC D10, issue 25: libcrypto's exponentiation refuses an even modulus instead of answering")
+    @Test("SPEC D10: libcrypto's exponentiation refuses an even modulus instead of answering")
     func evenModulusRefused() {
         let two: [UInt8] = [2], three: [UInt8] = [3], even: [UInt8] = [0x10, 0x00]
         let result = two.withUnsafeBytes { base in
@@ -63,7 +63,7 @@ struct DHKeyExchangeTests {
         #expect(result == nil)
     }
 
-    @Test("SPEC D10, issue 25: public keys outside 1 < y < p-1 are refused", arguments: [DHKeyExchange.Engine.libcrypto, .bigInt])
+    @Test("SPEC D10: public keys outside 1 < y < p-1 are refused", arguments: [DHKeyExchange.Engine.libcrypto, .bigInt])
     func invalidKeys(engine: DHKeyExchange.Engine) {
         let p = DHKeyExchange.prime
         for key in [BigUInt(0), BigUInt(1), p - 1, p, p + 1] {
@@ -76,7 +76,7 @@ struct DHKeyExchangeTests {
         }
     }
 
-    @Test("a session's seal opens with its open, and a flipped byte or a wrong IV size is an error, not a crash")
+    @Test("SPEC D10: a session's seal opens with its open, and a flipped byte or a wrong IV size is an error, not a crash")
     func sealOpen() throws {
         let key = SymmetricKey(size: .bits128)
         let session = TransportSession(owner: ":1.1", path: "/org/freedesktop/secrets/session/1", algorithm: .dh(key))

@@ -30,7 +30,7 @@ struct SecretStorageTests {
         """
     }
 
-    @Test("DH session: store, find, read (bytes exactly), rename, delete")
+    @Test("D10: DH session: store, find, read (bytes exactly), rename, delete")
     func dhSession() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(Self.script(forcePlain: false))
@@ -44,7 +44,7 @@ struct SecretStorageTests {
         }
     }
 
-    @Test("plain session: store, find, read, rename, delete")
+    @Test("D10: plain session: store, find, read, rename, delete")
     func plainSession() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(Self.script(forcePlain: true))
@@ -55,7 +55,7 @@ struct SecretStorageTests {
         }
     }
 
-    @Test("DH: the value on the bus is not the secret, and decrypts with secretstorage's own dhcrypto")
+    @Test("D10: DH: the value on the bus is not the secret, and decrypts with secretstorage's own dhcrypto")
     func dhValueIsEncrypted() async throws {
         try await SecretServiceFixture.with { fixture in
             let script = PythonClient.prelude + """
@@ -86,7 +86,7 @@ struct SecretStorageTests {
         }
     }
 
-    @Test("python3-keyring's SecretService backend sets, gets and deletes a password")
+    @Test("D10: python3-keyring's SecretService backend sets, gets and deletes a password")
     func keyringBackend() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python("""
@@ -105,7 +105,7 @@ struct SecretStorageTests {
         }
     }
 
-    @Test("a client's sessions close when it leaves the bus")
+    @Test("D10: a client's sessions close when it leaves the bus")
     func sessionClosedOnDisconnect() async throws {
         try await SecretServiceFixture.with { fixture in
             let result = try await fixture.python(PythonClient.prelude + """

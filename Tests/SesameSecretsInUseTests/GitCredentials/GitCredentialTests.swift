@@ -74,7 +74,7 @@ struct GitCredentialTests {
         #expect(credential("cert", "", path: "/etc/cert.p12").isAnswered(by: cert))
     }
 
-    @Test("issue 23: a query without a host (empty or missing) is not specific and matches no credential that has one")
+    @Test("a query without a host (empty or missing) is not specific and matches no credential that has one")
     func noHost() throws {
         let stored = credential("https", "gitlab.com", path: "org/repo.git", username: "alice")
         for host in ["", nil] as [String?] {

@@ -195,7 +195,7 @@ struct AppLockMachineTests {
         }
     }
 
-    @Test("Events that do not apply change nothing")
+    @Test("SPEC E1: Events that do not apply change nothing")
     func ignored() {
         var unlocked = machine(in: .unlocked)
         for event in [AppLockEvent.success, .failure, .cancel, .fallback, .ownerActedOnCover, .methodChosen(.deviceOwner), .delayed(until: t0)] {

@@ -26,7 +26,7 @@ struct AppPasscodeIntegrationTests {
         }
     }
 
-    @Test("Completion variants reply on the main actor")
+    @Test("SPEC A13: Completion variants reply on the main actor")
     @MainActor
     func replies() async throws {
         let passcode = PasscodeFixture().make()

@@ -231,7 +231,7 @@ struct AppPasscodeTests {
         #expect(await upgraded.verify(secret("111111")) == .accepted)
     }
 
-    @Test("A damaged record fails closed: still set, and verification is unavailable")
+    @Test("SPEC E3: A damaged record fails closed: still set, and verification is unavailable")
     func damagedRecord() async throws {
         let fixture = PasscodeFixture()
         fixture.store.overwrite(Array("not json".utf8), for: PasscodeFixture.app)
@@ -244,7 +244,7 @@ struct AppPasscodeTests {
         #expect(reason.kind == .stateUnavailable)
     }
 
-    @Test("The file store keeps the record in a 0600 file and removes it")
+    @Test("SPEC E3: The file store keeps the record in a 0600 file and removes it")
     func fileStore() async throws {
         let directory = try TemporaryDirectory()
         let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")

@@ -42,7 +42,7 @@ struct FileAppPasscodeStoreGoldenTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/golden.passcode")))
     }
 
-    @Test("The fixture, read through the store, decodes to the known record, and its hash is the passcode's")
+    @Test("E3: The fixture, read through the store, decodes to the known record, and its hash is the passcode's")
     func decodes() async throws {
         try FileManager.default.createDirectory(atPath: directory.path + "/passcodes", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
@@ -69,7 +69,7 @@ struct FileAppPasscodeStoreGoldenTests {
         #expect(record.hash.matches(try await record.hash.derive(SecretBytes(utf8: Self.passcode))))
     }
 
-    @Test("The known record, encoded and saved through the store, is the fixture byte for byte")
+    @Test("E3: The known record, encoded and saved through the store, is the fixture byte for byte")
     func encodes() async throws {
         let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")
         try await store.save(try Self.record.encoded(), appIdentifier: Self.appIdentifier)

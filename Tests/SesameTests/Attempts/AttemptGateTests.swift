@@ -67,7 +67,7 @@ struct AttemptGateTests {
         }
     }
 
-    @Test("An app passcode record asking for more scrypt memory than ScryptCost allows is refused, not run")
+    @Test("SPEC E5: An app passcode record asking for more scrypt memory than ScryptCost allows is refused, not run")
     func unboundedCostRefused() async throws {
         let store = InMemoryAppPasscodeStore()
         let passcode = AppPasscode(appIdentifier: "app", store: store, cost: AppPasscodeCost(n: 1 << 8, r: 8, p: 1), clock: ManualClock())

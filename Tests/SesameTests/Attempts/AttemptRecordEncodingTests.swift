@@ -3,11 +3,11 @@ import Sesame
 import Testing
 
 /// The attempt record's persisted JSON (FileAttemptStore, VaultAttemptStore):
-/// the boot-clock fields of issue 23 have frozen key names, and records
+/// the boot-clock fields (SPEC E5) have frozen key names, and records
 /// written before them still read.
 @Suite("SPEC E3, E5: attempt record encodings")
 struct AttemptRecordEncodingTests {
-    @Test("A record from before boot clocks reads: its delay has no boot-clock start, nothing is in flight")
+    @Test("SPEC E5: A record from before boot clocks reads: its delay has no boot-clock start, nothing is in flight")
     func oldRecordReads() throws {
         let old = #"{"consecutiveBiometricFailures":0,"biometricLockout":false,"consecutivePasscodeFailures":5,"passcodeDelay":{"start":800000000,"duration":60}}"#
         let record = try JSONDecoder().decode(AttemptRecord.self, from: Data(old.utf8))
@@ -17,7 +17,7 @@ struct AttemptRecordEncodingTests {
         #expect(record.passcodeAttemptsInFlight.isEmpty)
     }
 
-    @Test("The boot-clock fields are written under frozen names and read back")
+    @Test("SPEC E5: The boot-clock fields are written under frozen names and read back")
     func frozenNames() throws {
         var record = AttemptRecord()
         let boot = BootInstant(bootID: "0f5e2a3c-1111-2222-3333-444455556666", uptime: 1234.5)
@@ -32,7 +32,7 @@ struct AttemptRecordEncodingTests {
         #expect(try JSONDecoder().decode(AttemptRecord.self, from: Data(text.utf8)) == record)
     }
 
-    @Test("An impossible boot-clock reading fails to decode, so its record fails closed")
+    @Test("SPEC E5: An impossible boot-clock reading fails to decode, so its record fails closed")
     func impossibleReading() {
         let bad = #"{"consecutiveBiometricFailures":0,"biometricLockout":false,"passcodeDelay":{"start":1,"duration":60,"start_boot":{"boot_id":"x","uptime":-5}}}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(AttemptRecord.self, from: Data(bad.utf8)) }

@@ -44,7 +44,7 @@ struct FileAttemptStoreGoldenTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/" + name)))
     }
 
-    @Test("Each fixture, read through the store, is its known record", arguments: cases)
+    @Test("E5: Each fixture, read through the store, is its known record", arguments: cases)
     func decodes(fixture name: String, record: AttemptRecord) async throws {
         try FileManager.default.createDirectory(atPath: directory.path + "/state", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
@@ -53,7 +53,7 @@ struct FileAttemptStoreGoldenTests {
         #expect(try await FileAttemptStore(path: path).read() == record)
     }
 
-    @Test("Each known record, written through the store, is its fixture byte for byte", arguments: cases)
+    @Test("E5: Each known record, written through the store, is its fixture byte for byte", arguments: cases)
     func encodes(fixture name: String, record: AttemptRecord) async throws {
         try await FileAttemptStore(path: path).update { $0 = record }
         let written = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -5,7 +5,7 @@ import SesameTesting
 
 @Suite("FileAttemptStore")
 struct FileAttemptStoreTests {
-    @Test("Creates a 0700 directory and a 0600 file, and reads back what it wrote")
+    @Test("E5: Creates a 0700 directory and a 0600 file, and reads back what it wrote")
     func roundTrip() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/sesame/attempts.json"
@@ -17,7 +17,7 @@ struct FileAttemptStoreTests {
         #expect(try permissions(of: directory.path + "/sesame") == 0o700)
     }
 
-    @Test("Refuses a record that others can read")
+    @Test("E5: Refuses a record that others can read")
     func refusesOpenPermissions() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/attempts.json"
@@ -29,7 +29,7 @@ struct FileAttemptStoreTests {
         }
     }
 
-    @Test("A damaged record fails closed instead of resetting the counters")
+    @Test("E5: A damaged record fails closed instead of resetting the counters")
     func damaged() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/attempts.json"
@@ -42,7 +42,7 @@ struct FileAttemptStoreTests {
         }
     }
 
-    @Test("Concurrent updates from many tasks lose none")
+    @Test("E5: Concurrent updates from many tasks lose none")
     func concurrentUpdates() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/attempts.json"

@@ -22,12 +22,12 @@ struct FileDeviceKeyStoreGoldenTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/device.key")))
     }
 
-    @Test("The vault's device key lives in device/device.key beside it")
+    @Test("G: The vault's device key lives in device/device.key beside it")
     func location() {
         #expect(Vault.defaultDeviceKeyPath(forVaultAt: "/home/u/.local/share/sesame/vault.sqlite") == "/home/u/.local/share/sesame/device/device.key")
     }
 
-    @Test("The fixture is read as the known key, and kept as it is")
+    @Test("G: The fixture is read as the known key, and kept as it is")
     func decodes() async throws {
         try FileManager.default.createDirectory(atPath: directory.path + "/device", withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
@@ -40,7 +40,7 @@ struct FileDeviceKeyStoreGoldenTests {
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try fixture()))
     }
 
-    @Test("The known key, stored, is the fixture byte for byte")
+    @Test("G: The known key, stored, is the fixture byte for byte")
     func encodes() throws {
         try FileDeviceKeyStore(path: path).store(SecretBytes(Self.key))
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == (try fixture()))

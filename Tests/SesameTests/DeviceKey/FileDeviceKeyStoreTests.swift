@@ -13,7 +13,7 @@ struct FileDeviceKeyStoreTests {
         directory = try TemporaryDirectory()
     }
 
-    @Test("Twenty concurrent first uses create one key, and every caller gets it")
+    @Test("G: Twenty concurrent first uses create one key, and every caller gets it")
     func concurrentCreation() async throws {
         let path = directory.path + "/keys/device/device.key"
         let keys = await withTaskGroup(of: [UInt8]?.self) { group in
@@ -29,7 +29,7 @@ struct FileDeviceKeyStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/keys/device") == ["device.key"], "no temporary or lock file is left")
     }
 
-    @Test("Eight processes creating vaults in one directory at once share one device key, and each vault opens with it")
+    @Test("G: Eight processes creating vaults in one directory at once share one device key, and each vault opens with it")
     func concurrentProcesses() async throws {
         let paths = (0..<8).map { directory.path + "/vaults/vault-\($0).sqlite" }
         let processes = try paths.map { path in
@@ -50,7 +50,7 @@ struct FileDeviceKeyStoreTests {
         }
     }
 
-    @Test("Reading an existing key creates and changes nothing; a missing key reads as nil without creating its directory")
+    @Test("G: Reading an existing key creates and changes nothing; a missing key reads as nil without creating its directory")
     func readsNeverWrite() async throws {
         let path = directory.path + "/device/device.key"
         #expect(try await FileDeviceKeyStore(path: path).existingDeviceKey() == nil)
@@ -63,7 +63,7 @@ struct FileDeviceKeyStoreTests {
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date == before)
     }
 
-    @Test("The vault's device slot and FileDeviceKeyStore's default read one key at one path")
+    @Test("G: The vault's device slot and FileDeviceKeyStore's default read one key at one path")
     func oneDefault() async throws {
         let environment = ["XDG_DATA_HOME": directory.path + "/data", "HOME": directory.path]
         let vaultPath = Vault.defaultPath(environment: environment)
@@ -75,7 +75,7 @@ struct FileDeviceKeyStoreTests {
         #expect(key.withUnsafeBytes { Data($0) } == bytes)
     }
 
-    @Test("A key file of the wrong size is damaged and never replaced")
+    @Test("G: A key file of the wrong size is damaged and never replaced")
     func damaged() async throws {
         let path = directory.path + "/device/device.key"
         _ = try await FileDeviceKeyStore(path: path).deviceKey()

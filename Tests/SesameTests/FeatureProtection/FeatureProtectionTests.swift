@@ -204,7 +204,7 @@ struct FeatureProtectionTests {
         }?.name == "recordTampered")
     }
 
-    @Test("One prompt at a time: concurrent calls for a feature share one prompt; other features wait their turn")
+    @Test("SPEC B5: One prompt at a time: concurrent calls for a feature share one prompt; other features wait their turn")
     func onePrompt() async throws {
         let fixture = ProtectionFixture()
         let protection = fixture.protection()

@@ -4,7 +4,7 @@ import SesameTesting
 import Testing
 
 /// Feature protection kept in a vault, and the vault passcode as the owner's
-/// proof after an enrolment change (issue 28: the library's, not the CLI's).
+/// proof after an enrolment change (SPEC C2: the library's, not the CLI's).
 @Suite("Feature protection in a vault")
 struct VaultFeatureProtectionTests {
     let directory: TemporaryDirectory
@@ -34,7 +34,7 @@ struct VaultFeatureProtectionTests {
         #expect(await cancel("enrolment changed") == false)
     }
 
-    @Test("issue 28: FeatureProtection(vault:) seals its record with the key the vault has, through the sealer for a sealed key")
+    @Test("SPEC B6, C4: FeatureProtection(vault:) seals its record with the key the vault has, through the sealer for a sealed key")
     func sealsWithTheVaultsKey() async throws {
         let sealed = InMemoryDeviceKeyStore()
         var authenticators = Authenticators(appName: "test", sensor: SimulatedSensor())

@@ -105,7 +105,7 @@ struct GoldenVault6Tests {
         #expect(keyColumns == sealed, "a key's constraints travel in its sealed attributes, not in a column")
     }
 
-    @Test("Every slot opens it: the device key, the recovery key, and the passcode once its delay is over")
+    @Test("SPEC E5: Every slot opens it: the device key, the recovery key, and the passcode once its delay is over")
     func slots() async throws {
         #expect(try await open().keySlotKinds() == [.device, .passcode, .recovery])
         _ = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
@@ -142,7 +142,7 @@ struct GoldenVault6Tests {
         #expect(try await GoldenVault.read(vault, "biometryAny", accessControl: .biometryAny, on: machine) == GoldenVault.value(of: "biometryAny"))
     }
 
-    @Test("The setting's sealed bytes")
+    @Test("SPEC D9, G: The setting's sealed bytes")
     func setting() async throws {
         #expect(try await open().setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
     }

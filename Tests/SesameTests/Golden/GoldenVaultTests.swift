@@ -42,7 +42,7 @@ struct GoldenVaultTests {
         try await GoldenVault.read(vault, account, accessControl: accessControl, on: machine)
     }
 
-    @Test("The raw file: format 2, the three slot kinds, the passcode's attempt record with its one wrong passcode")
+    @Test("SPEC D9, E5: The raw file: format 2, the three slot kinds, the passcode's attempt record with its one wrong passcode")
     func rawFile() throws {
         #expect(try FileManager.default.contentsOfDirectory(atPath: Self.resources).sorted() == [".gitattributes", "device", "export.sesame", "recovery.txt", "vault.sqlite"],
                 "nothing writes beside the committed files")
@@ -60,7 +60,7 @@ struct GoldenVaultTests {
         #expect(settings == ["app-passcode/golden", "feature-protection/golden", GoldenVault.settingName])
     }
 
-    @Test("Every slot opens it: device key, passcode, recovery key; the attempt record reads as stored")
+    @Test("SPEC E5: Every slot opens it: device key, passcode, recovery key; the attempt record reads as stored")
     func slots() async throws {
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 2, slots: ["device", "passcode", "recovery"], itemCount: 15))
         #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 1, delayedUntil: nil))
@@ -71,7 +71,7 @@ struct GoldenVaultTests {
         #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
     }
 
-    @Test("Every item: attributes and value, under every access control and accessibility")
+    @Test("SPEC D2: Every item: attributes and value, under every access control and accessibility")
     func items() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await vault.list() == expectedItems())
@@ -118,7 +118,7 @@ struct GoldenVaultTests {
         #expect(try await read(vault, "biometryAny", accessControl: .biometryAny) == GoldenVault.value(of: "biometryAny"))
     }
 
-    @Test("The setting, the feature record (sealed under the device key) and the app passcode record")
+    @Test("SPEC B6, E3, G: The setting, the feature record (sealed under the device key) and the app passcode record")
     func records() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
@@ -137,7 +137,7 @@ struct GoldenVaultTests {
         #expect(await lock.verify(SecretBytes(utf8: GoldenVault.appPasscode)) == .accepted)
     }
 
-    @Test("The export file imports every exportable item exactly")
+    @Test("SPEC D2: The export file imports every exportable item exactly")
     func exportFile() async throws {
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: directory.path + "/golden/export.sesame")))
         let target = try await Vault.create(at: directory.path + "/imported/vault.sqlite", slots: [.device()],

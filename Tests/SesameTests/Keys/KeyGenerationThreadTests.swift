@@ -58,7 +58,7 @@ private final class Flag: @unchecked Sendable {
     func set() { lock.withLock { isSet = true } }
 }
 
-@Suite("Issue 26: RSA key generation runs on a thread of its own, not on the cooperative pool")
+@Suite("RSA key generation runs on a thread of its own, not on the cooperative pool")
 struct KeyGenerationThreadTests {
     // Both tasks are queued before the executor's only thread starts, the
     // generation first. If generation blocked that thread, the generating
@@ -66,7 +66,7 @@ struct KeyGenerationThreadTests {
     // the flag unset; made on a dedicated thread, the generating task
     // suspends, the other runs and sets the flag, and only then does the
     // generating task resume. No timing is involved.
-    @Test("issue 26: while an RSA key is being made, a task queued behind it on a one-thread executor runs", arguments: [KeyAlgorithm.rsa4096, .rsa2048])
+    @Test("while an RSA key is being made, a task queued behind it on a one-thread executor runs", arguments: [KeyAlgorithm.rsa4096, .rsa2048])
     func generationLeavesThePoolFree(algorithm: KeyAlgorithm) async throws {
         let executor = OneThreadExecutor()
         defer { executor.stop() }

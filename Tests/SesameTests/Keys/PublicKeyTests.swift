@@ -6,7 +6,7 @@ import Testing
 
 @Suite("SPEC D7: public keys and key files")
 struct PublicKeyTests {
-    @Test("PEM SubjectPublicKeyInfo round-trips for every algorithm, with the purpose deciding P-256's", arguments: KeyAlgorithm.allCases)
+    @Test("SPEC D7: PEM SubjectPublicKeyInfo round-trips for every algorithm, with the purpose deciding P-256's", arguments: KeyAlgorithm.allCases)
     func pemRoundTrip(algorithm: KeyAlgorithm) throws {
         let key = try PrivateKeyMaterial(generating: algorithm).publicKey
         let parsed = try PublicKey(pemRepresentation: key.pemRepresentation, purpose: algorithm.purpose)
@@ -19,7 +19,7 @@ struct PublicKeyTests {
         }
     }
 
-    @Test("OpenSSH lines have the standard blob; agreement keys have none; the fingerprint is SHA-256 of the blob")
+    @Test("SPEC D7: OpenSSH lines have the standard blob; agreement keys have none; the fingerprint is SHA-256 of the blob")
     func openSSH() throws {
         let ed = Curve25519.Signing.PrivateKey()
         let key = try PublicKey(algorithm: .ed25519, rawRepresentation: ed.publicKey.rawRepresentation)
@@ -35,14 +35,14 @@ struct PublicKeyTests {
         #expect(throws: VaultError.self) { try x.openSSHRepresentation() }
     }
 
-    @Test("Invalid raw keys are refused: wrong length, a point not on P-256")
+    @Test("SPEC D7: Invalid raw keys are refused: wrong length, a point not on P-256")
     func invalidRaw() {
         #expect(throws: VaultError.self) { try PublicKey(algorithm: .ed25519, rawRepresentation: [UInt8](repeating: 1, count: 31)) }
         #expect(throws: VaultError.self) { try PublicKey(algorithm: .p256, rawRepresentation: [4] + [UInt8](repeating: 1, count: 64)) }
         #expect(throws: VaultError.self) { try PublicKey(algorithm: .p256, rawRepresentation: [UInt8](repeating: 1, count: 33)) }
     }
 
-    @Test("Import: PKCS#8 of each curve names its algorithm; SEC1 is P-256; a mismatch or damage is invalidArgument without quoting the input")
+    @Test("SPEC D7: Import: PKCS#8 of each curve names its algorithm; SEC1 is P-256; a mismatch or damage is invalidArgument without quoting the input")
     func importing() throws {
         let ed = Curve25519.Signing.PrivateKey(), x = Curve25519.KeyAgreement.PrivateKey(), ec = P256.Signing.PrivateKey()
         #expect(try PrivateKeyMaterial.importing(ed.pemRepresentation, algorithm: nil).0.algorithm == .ed25519)
@@ -67,7 +67,7 @@ struct PublicKeyTests {
         }
     }
 
-    @Test("OpenSSH private key files: the reader refuses truncation at every length, a wrong check, a passphrase, a foreign key type")
+    @Test("SPEC D7: OpenSSH private key files: the reader refuses truncation at every length, a wrong check, a passphrase, a foreign key type")
     func openSSHFiles() throws {
         // A well-formed unencrypted ssh-ed25519 body, built by hand.
         let key = Curve25519.Signing.PrivateKey()

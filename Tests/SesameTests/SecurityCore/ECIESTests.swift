@@ -41,7 +41,7 @@ struct ECIESTests {
         secret.withUnsafeBytes { Array($0) }
     }
 
-    @Test("RFC 7748 §5.2: X25519 of the scalar and u-coordinate is the published output", arguments: [
+    @Test("D7: RFC 7748 §5.2: X25519 of the scalar and u-coordinate is the published output", arguments: [
         ("a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
          "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c",
          "c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552"),
@@ -56,7 +56,7 @@ struct ECIESTests {
         #expect(bytes(try key.sharedSecret(with: peer)).hexString == output)
     }
 
-    @Test("RFC 7748 §6.1: each side's public key and the shared secret K")
+    @Test("D7: RFC 7748 §6.1: each side's public key and the shared secret K")
     func x25519Agreement() throws {
         let alice = try PrivateKeyMaterial(algorithm: .x25519, stored: RFC7748.alicePrivate)
         let bob = try PrivateKeyMaterial(algorithm: .x25519, stored: RFC7748.bobPrivate)
@@ -66,7 +66,7 @@ struct ECIESTests {
         #expect(bytes(try bob.sharedSecret(with: alice.publicKey)).hexString == RFC7748.shared)
     }
 
-    @Test("NIST CAVS P-256 ECDH: the public key and Z")
+    @Test("D7: NIST CAVS P-256 ECDH: the public key and Z")
     func p256Agreement() throws {
         let own = try PrivateKeyMaterial(algorithm: .p256Agreement, stored: CAVS.ownPrivate)
         #expect(own.publicKey.rawRepresentation.hexString == CAVS.ownPublic.hexString)
@@ -91,7 +91,7 @@ struct ECIESTests {
         ce1e705df0d24b8842a2ca4cb3f3b4d4
         """)
 
-    @Test("X25519 ECIES: a fixed secret and ephemeral key seal to fixed bytes (E ‖ C ‖ T), which the recipient opens")
+    @Test("D7: X25519 ECIES: a fixed secret and ephemeral key seal to fixed bytes (E ‖ C ‖ T), which the recipient opens")
     func x25519Ciphertext() throws {
         let alice = try PrivateKeyMaterial(algorithm: .x25519, stored: RFC7748.alicePrivate)
         let bob = try PrivateKeyMaterial(algorithm: .x25519, stored: RFC7748.bobPrivate)
@@ -101,7 +101,7 @@ struct ECIESTests {
         #expect(try bob.decrypt(Self.x25519Ciphertext) == Self.plaintext)
     }
 
-    @Test("P-256 ECIES: a fixed secret and ephemeral key seal to fixed bytes (E ‖ C ‖ T), which the recipient opens")
+    @Test("D7: P-256 ECIES: a fixed secret and ephemeral key seal to fixed bytes (E ‖ C ‖ T), which the recipient opens")
     func p256Ciphertext() throws {
         let own = try PrivateKeyMaterial(algorithm: .p256Agreement, stored: CAVS.ownPrivate)
         let secret = try own.sharedSecret(with: PublicKey(algorithm: .p256Agreement, rawRepresentation: CAVS.peerPublic))
@@ -110,7 +110,7 @@ struct ECIESTests {
         #expect(try own.decrypt(Self.p256Ciphertext) == Self.plaintext)
     }
 
-    @Test("A changed byte anywhere (E, C or T) does not open", arguments: [0, 40, 32 + 25 + 15])
+    @Test("D7: A changed byte anywhere (E, C or T) does not open", arguments: [0, 40, 32 + 25 + 15])
     func changedByte(at index: Int) throws {
         let bob = try PrivateKeyMaterial(algorithm: .x25519, stored: RFC7748.bobPrivate)
         var changed = Self.x25519Ciphertext

@@ -6,7 +6,7 @@ import Testing
 /// checks the stored bytes; this pins the values they are made of).
 @Suite("Frozen encodings of access controls")
 struct FrozenEncodingTests {
-    @Test("Each flag keeps its bit and its place in the canonical text")
+    @Test("D2: Each flag keeps its bit and its place in the canonical text")
     func flagBits() {
         let bits: [AccessControl.Flag: UInt8] = [
             .userPresence: 1, .biometryAny: 2, .biometryCurrentSet: 4, .devicePasscode: 8, .applicationPassword: 16, .privateKeyUsage: 32,
@@ -17,7 +17,7 @@ struct FrozenEncodingTests {
                 == ["userPresence", "biometryAny", "biometryCurrentSet", "devicePasscode", "applicationPassword", "privateKeyUsage"])
     }
 
-    @Test("Canonical encodings and masks round-trip; an unknown bit is rejected, not dropped")
+    @Test("D2: Canonical encodings and masks round-trip; an unknown bit is rejected, not dropped")
     func canonicalText() throws {
         let either = try AccessControl([.devicePasscode, .biometryAny], combination: .or)
         #expect(either.canonicalEncoding == "or:biometryAny,devicePasscode")

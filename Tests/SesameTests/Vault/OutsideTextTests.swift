@@ -83,7 +83,7 @@ struct OutsideTextTests {
         }
     }
 
-    @Test("The CLI's hostile import fixture holds exactly these entries (regenerate: SESAME_WRITE_FIXTURE=1)")
+    @Test("SPEC D9: The CLI's hostile import fixture holds exactly these entries (regenerate: SESAME_WRITE_FIXTURE=1)")
     func fixture() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("../Fixtures/hostile-export.sesame").standardizedFileURL.path

@@ -3,7 +3,7 @@ import Foundation
 import SesameTesting
 import Testing
 
-/// Issue 17: reading a vault writes nothing, and the read-only connection
+/// Reading a vault writes nothing, and the read-only connection
 /// that makes it so never stands in the way of a write in the same process.
 @Suite("Vault reads never write (in process)")
 struct VaultDatabaseTests {

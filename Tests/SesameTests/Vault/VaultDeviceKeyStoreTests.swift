@@ -62,7 +62,7 @@ struct VaultDeviceKeyStoreTests {
         }
     }
 
-    @Test("Any store serves the device slot: created through deviceKey(), opened through existingDeviceKey() only")
+    @Test("G: Any store serves the device slot: created through deviceKey(), opened through existingDeviceKey() only")
     func anyStore() async throws {
         let store = CountingStore()
         _ = try await Vault.create(at: path, slots: [.device(keyStore: store), .recovery], authenticators: authenticators)
@@ -77,7 +77,7 @@ struct VaultDeviceKeyStoreTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/device"), "a failed device open creates nothing")
     }
 
-    @Test("A store with no key is locked (the passcode or recovery key still opens); an unreadable one is ioError, a short key damaged")
+    @Test("G: A store with no key is locked (the passcode or recovery key still opens); an unreadable one is ioError, a short key damaged")
     func missingOrFailing() async throws {
         _ = try await Vault.create(at: path, slots: [.device(keyStore: CountingStore()), .recovery], authenticators: authenticators)
         let empty = CountingStore()
@@ -93,7 +93,7 @@ struct VaultDeviceKeyStoreTests {
         } == .damaged)
     }
 
-    @Test("The default key file: 31 bytes is damaged, mode 0640 insecurePermissions, another user's insecurePermissions, missing locked")
+    @Test("G: The default key file: 31 bytes is damaged, mode 0640 insecurePermissions, another user's insecurePermissions, missing locked")
     func defaultKeyFile() async throws {
         _ = try await Vault.create(at: path, slots: [.device(), .recovery], authenticators: authenticators)
         let open = { () async -> VaultError.Status? in
@@ -119,7 +119,7 @@ struct VaultDeviceKeyStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/device").isEmpty, "opening creates no key")
     }
 
-    @Test("Feature protection and the vault use the same store and key by default")
+    @Test("B6, G: Feature protection and the vault use the same store and key by default")
     func sharedWithFeatureProtection() async throws {
         _ = try await Vault.create(at: path, slots: [.device()], authenticators: authenticators)
         let store = Vault.defaultDeviceKeyStore(forVaultAt: path)
@@ -142,7 +142,7 @@ struct VaultDeviceKeyStoreTests {
         }
     }
 
-    @Test("issue 28: a vault whose key is sealed opens through Authenticators.deviceKeySealer, at Vault.sealedDeviceKeyPath")
+    @Test("G: a vault whose key is sealed opens through Authenticators.deviceKeySealer, at Vault.sealedDeviceKeyPath")
     func sealedKeyOpensThroughTheSealer() async throws {
         let sealer = RecordingSealer()
         var sealing = authenticators
@@ -161,7 +161,7 @@ struct VaultDeviceKeyStoreTests {
         #expect(!FileManager.default.fileExists(atPath: keyPath), "no key file is made for a sealed vault")
     }
 
-    @Test("issue 28: without a sealer a sealed key fails closed as locked, and no key file takes its place")
+    @Test("G: without a sealer a sealed key fails closed as locked, and no key file takes its place")
     func sealedKeyWithoutSealerIsLocked() async throws {
         let sealer = RecordingSealer()
         _ = try await Vault.create(at: path, slots: [.device(keyStore: sealer.store), .passcode(SecretBytes(Array("pass".utf8)), cost: .testing)],
@@ -182,7 +182,7 @@ struct VaultDeviceKeyStoreTests {
         _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(Array("pass".utf8))), authenticators: authenticators)
     }
 
-    @Test("issue 28: without a sealed file the default store is the key file, sealer or not")
+    @Test("G: without a sealed file the default store is the key file, sealer or not")
     func unsealedKeyIsTheFile() async throws {
         let sealer = RecordingSealer()
         _ = try await Vault.create(at: path, slots: [.device()], authenticators: authenticators)

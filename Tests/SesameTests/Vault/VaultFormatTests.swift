@@ -4,7 +4,7 @@ import GRDB
 import SesameTesting
 import Testing
 
-/// Issue 23: the vault's format is authenticated and its names are sealed
+/// The vault's format is authenticated and its names are sealed
 /// (SPEC D9). A schema rolled back by hand is `tampered`, never a fresh start.
 @Suite("Vault: format authenticated, attributes sealed (SPEC D9)")
 struct VaultFormatTests {
@@ -41,7 +41,7 @@ struct VaultFormatTests {
         }
     }
 
-    @Test("Issue 23: the attempt table dropped with its migration row is tampered (the passcode is not checked), not a fresh record")
+    @Test("SPEC E5: the attempt table dropped with its migration row is tampered (the passcode is not checked), not a fresh record")
     func droppedAttemptTable() async throws {
         let fixture = try await TestVault(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
         try await fixture.rawDatabase().write { db in
@@ -56,7 +56,7 @@ struct VaultFormatTests {
         #expect(try await fixture.rawDatabase().read { db in try db.tableExists("attempt") } == false, "no fresh record was made")
     }
 
-    @Test("Issue 23: a lowered meta.format is tampered, before and after unlocking", arguments: ["1", "2", "3", "5"])
+    @Test("SPEC D9: a lowered meta.format is tampered, before and after unlocking", arguments: ["1", "2", "3", "5"])
     func loweredFormat(format: String) async throws {
         let fixture = try await TestVault()
         try await fixture.add("a")
@@ -69,7 +69,7 @@ struct VaultFormatTests {
         }
     }
 
-    @Test("Issue 23: the format record is MACed: a migration row removed with its format lowered, or the MAC removed, is tampered after unlocking")
+    @Test("SPEC D9: the format record is MACed: a migration row removed with its format lowered, or the MAC removed, is tampered after unlocking")
     func formatMAC() async throws {
         for edit in ["DELETE FROM meta WHERE name = 'format-mac'", "INSERT INTO grdb_migrations (identifier) VALUES ('x-unknown')"] {
             let fixture = try await TestVault()

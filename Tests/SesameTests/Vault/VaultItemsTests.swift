@@ -138,7 +138,7 @@ struct VaultItemsTests {
         }
     }
 
-    @Test("list and contains never prompt and never return values; delete removes")
+    @Test("SPEC D2: list and contains never prompt and never return values; delete removes")
     func listContainsDelete() async throws {
         let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .biometryAny)

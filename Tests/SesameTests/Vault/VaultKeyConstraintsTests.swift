@@ -6,8 +6,8 @@ import SesameTesting
 import Testing
 
 /// SPEC D8: a key's lifetime and confirmation are stored with it, sealed and
-/// bound to its row, and enforced by the vault at every use (issue 23:
-/// `ssh-add -t` and `-c` did not survive the agent).
+/// bound to its row, and enforced by the vault at every use, so
+/// `ssh-add -t` and `-c` survive the agent.
 @Suite("SPEC D8: key constraints stored with the key and enforced by the vault")
 struct VaultKeyConstraintsTests {
     static let message = Array("deploy".utf8)
@@ -52,7 +52,7 @@ struct VaultKeyConstraintsTests {
         } == .notAvailable)
     }
 
-    @Test("SPEC D8, issue 23: a process whose wall clock stands still does not stretch a lifetime: it is measured on the kernel's boot clock")
+    @Test("SPEC D8: a process whose wall clock stands still does not stretch a lifetime: it is measured on the kernel's boot clock")
     func wallClockHeldStill() async throws {
         let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
@@ -66,7 +66,7 @@ struct VaultKeyConstraintsTests {
         #expect(try await Self.keyRows(fixture) == 0, "the use deleted it")
     }
 
-    @Test("SPEC D8, issue 23: a lifetime set before a reboot has ended after it, whatever the wall clock says")
+    @Test("SPEC D8: a lifetime set before a reboot has ended after it, whatever the wall clock says")
     func lifetimeEndsAtReboot() async throws {
         let fixture = try await TestVault()
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(3600)))

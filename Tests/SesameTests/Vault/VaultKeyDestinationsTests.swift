@@ -2,9 +2,9 @@
 import SesameTesting
 import Testing
 
-/// SPEC D8, issue 26: `ssh-add -h`'s destination list is stored with the key,
+/// SPEC D8: `ssh-add -h`'s destination list is stored with the key,
 /// sealed in its constraints record, and only ever narrowed.
-@Suite("SPEC D8: a key's destination list stored with it (issue 26)")
+@Suite("SPEC D8: a key's destination list stored with it")
 struct VaultKeyDestinationsTests {
     static let hostA = KeyDestination.HostKey(blob: [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 32] + [UInt8](repeating: 1, count: 32))
     static let hostB = KeyDestination.HostKey(blob: [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 32] + [UInt8](repeating: 2, count: 32),
@@ -12,7 +12,7 @@ struct VaultKeyDestinationsTests {
     static let toA = KeyDestination(to: .init(hostname: "hosta", hostKeys: [hostA]))
     static let aToB = KeyDestination(from: .init(hostname: "hosta", hostKeys: [hostA]), to: .init(user: "de\u{1b}ploy*", hostname: "hostb", hostKeys: [hostB, hostA]))
 
-    @Test("SPEC D8, issue 26: destinations (hops, users, CA flags) read back as stored, in another vault instance too")
+    @Test("SPEC D8: destinations (hops, users, CA flags) read back as stored, in another vault instance too")
     func storedWithTheKey() async throws {
         let fixture = try await TestVault()
         let constraints = KeyConstraints(confirmEachUse: true, destinations: [Self.toA, Self.aToB])
@@ -23,7 +23,7 @@ struct VaultKeyDestinationsTests {
         #expect(try await reopened.key(service: "ssh", name: "k").constraints == constraints)
     }
 
-    @Test("SPEC D8, issue 26: the record keeps version 2 without destinations (older Sesames read it), and version 3 round-trips; garbage after it is refused")
+    @Test("SPEC D8: the record keeps version 2 without destinations (older Sesames read it), and version 3 round-trips; garbage after it is refused")
     func recordVersions() throws {
         let plain = KeyConstraintsRecord(constraints: KeyConstraints(confirmEachUse: true), since: 5)
         #expect(plain.encoded.first == 2)
@@ -37,7 +37,7 @@ struct VaultKeyDestinationsTests {
         }
     }
 
-    @Test("SPEC D8, issue 26: adding the key again narrows its destinations to those both lists share, and never widens or drops them")
+    @Test("SPEC D8: adding the key again narrows its destinations to those both lists share, and never widens or drops them")
     func onlyNarrowed() {
         let both = KeyConstraints(destinations: [Self.toA, Self.aToB])
         #expect(KeyConstraints(destinations: [Self.toA]).tightened(by: both).destinations == [Self.toA])

@@ -5,11 +5,11 @@ import Foundation
 import SesameTesting
 import Testing
 
-/// Issue 26: an RSA key signs SHA-1 (`ssh-rsa`) only when it is marked for
+/// An RSA key signs SHA-1 (`ssh-rsa`) only when it is marked for
 /// it, the mark stored sealed with the key like its constraints (SPEC D8)
 /// and enforced by the vault itself, so that no process (an agent, `sesame
 /// key sign`, a library caller) gets a SHA-1 signature of an unmarked key.
-@Suite("issue 26, SPEC D8: SHA-1 (ssh-rsa) only for an RSA key marked for it", .timeLimit(.minutes(1)))
+@Suite("SPEC D8: SHA-1 (ssh-rsa) only for an RSA key marked for it", .timeLimit(.minutes(1)))
 struct VaultKeySHA1Tests {
     static let message = Array("an old server's session".utf8)
     static let marked = KeyConstraints(allowsSHA1Signatures: true)
@@ -23,7 +23,7 @@ struct VaultKeySHA1Tests {
         try await vault.sign(Self.message, withKey: name, service: "ssh", rsaScheme: .pkcs1SHA1, operationPrompt: "Sign")
     }
 
-    @Test("issue 26, SPEC D8: an unmarked RSA key refuses SHA-1 before anyone is asked (invalidArgument, the reason names the mark); rsa-sha2-256/512 still sign")
+    @Test("SPEC D8: an unmarked RSA key refuses SHA-1 before anyone is asked (invalidArgument, the reason names the mark); rsa-sha2-256/512 still sign")
     func unmarkedRefuses() async throws {
         let fixture = try await TestVault()
         // Confirm-each-use: a refusal that came after the prompt would show as one.
@@ -45,7 +45,7 @@ struct VaultKeySHA1Tests {
         #expect(await fixture.status { _ = try await Self.sha1(fixture.vault, "plain") } == .invalidArgument)
     }
 
-    @Test("issue 26, SPEC D8: a marked RSA key (created, or imported from PEM) signs PKCS#1 v1.5 over SHA-1, as swift-crypto verifies; only that scheme verifies it")
+    @Test("SPEC D8: a marked RSA key (created, or imported from PEM) signs PKCS#1 v1.5 over SHA-1, as swift-crypto verifies; only that scheme verifies it")
     func markedSigns() async throws {
         let fixture = try await TestVault()
         let created = try await Self.create(fixture, name: "created", constraints: Self.marked)
@@ -70,7 +70,7 @@ struct VaultKeySHA1Tests {
         }
     }
 
-    @Test("issue 26, SPEC D7: the mark on a key that is not RSA is refused with a reason, and nothing is stored",
+    @Test("SPEC D7: the mark on a key that is not RSA is refused with a reason, and nothing is stored",
           arguments: [KeyAlgorithm.ed25519, .p256, .p384, .p521, .x25519, .p256Agreement])
     func onlyRSA(algorithm: KeyAlgorithm) async throws {
         let fixture = try await TestVault()
@@ -91,7 +91,7 @@ struct VaultKeySHA1Tests {
         #expect(try await fixture.vault.keys().isEmpty)
     }
 
-    @Test("issue 26, SPEC D8: the mark is stored with the key (another vault instance reads it and signs SHA-1); adding the key again neither sets nor clears it")
+    @Test("SPEC D8: the mark is stored with the key (another vault instance reads it and signs SHA-1); adding the key again neither sets nor clears it")
     func storedAndNeverChangedByReAdding() async throws {
         let fixture = try await TestVault()
         _ = try await Self.create(fixture, name: "old", constraints: Self.marked)
@@ -117,7 +117,7 @@ struct VaultKeySHA1Tests {
         #expect(!Self.marked.isEmpty, "a key with only the mark has a record to store")
     }
 
-    @Test("issue 26, SPEC D8: the mark is flag bit 2 of the constraints record, known answer; version 2 (or 3 with destinations) is kept, version 1 reads it, unknown bits are refused")
+    @Test("SPEC D8: the mark is flag bit 2 of the constraints record, known answer; version 2 (or 3 with destinations) is kept, version 1 reads it, unknown bits are refused")
     func recordEncoding() throws {
         let record = KeyConstraintsRecord(constraints: Self.marked, since: 0)
         // Version 2, flags 4, no expiry, since 0.0, no boot reading.

@@ -5,10 +5,10 @@ import Foundation
 import SesameTesting
 import Testing
 
-/// RSA 2048/3072/4096, ECDSA P-384 and P-521 as protected keys (SPEC D7,
-/// issue 26): made or imported inside the vault, used there, verified by
+/// RSA 2048/3072/4096, ECDSA P-384 and P-521 as protected keys (SPEC D7):
+/// made or imported inside the vault, used there, verified by
 /// swift-crypto's own verifiers on the public side.
-@Suite("SPEC D7, issue 26: RSA, P-384 and P-521 protected keys")
+@Suite("SPEC D7: RSA, P-384 and P-521 protected keys")
 struct VaultKeyTypesTests {
     static let message = Array("the quick brown fox".utf8)
 
@@ -50,11 +50,11 @@ struct VaultKeyTypesTests {
         #expect(RSASignatureScheme.allCases.map(\.rawValue) == ["rsa-sha2-256", "rsa-sha2-512", "rsa-pss-sha256", "rsa-pss-sha512", "ssh-rsa"])
     }
 
-    @Test("SPEC D7, issue 26: an RSA key made in the vault (marked for SHA-1) has its size, signs with each scheme, and only that scheme verifies",
+    @Test("SPEC D7: an RSA key made in the vault (marked for SHA-1) has its size, signs with each scheme, and only that scheme verifies",
           arguments: [KeyAlgorithm.rsa2048, .rsa3072, .rsa4096])
     func rsa(algorithm: KeyAlgorithm) async throws {
         let fixture = try await TestVault()
-        // Marked for SHA-1 (issue 26), so that every scheme signs; VaultKeySHA1Tests has the unmarked key's refusal.
+        // Marked for SHA-1 (SPEC D8), so that every scheme signs; VaultKeySHA1Tests has the unmarked key's refusal.
         let key = try await fixture.vault.createKey(service: "ssh", name: "k", algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
                                                     accessControl: Vault.noAccessControl, constraints: KeyConstraints(allowsSHA1Signatures: true),
                                                     context: nil)

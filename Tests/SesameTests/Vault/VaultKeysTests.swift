@@ -208,7 +208,7 @@ struct VaultKeysTests {
         #expect(!entries.contains { entry in Self.contains(entry.value, Array(seed.prefix(16))) })
     }
 
-    @Test("The key row: every column changed is tampered; moved into the item table it is not an item")
+    @Test("SPEC D7: The key row: every column changed is tampered; moved into the item table it is not an item")
     func tampering() async throws {
         let fixture = try await TestVault()
         _ = try await fixture.vault.createKey(service: "s", name: "k", algorithm: .ed25519)

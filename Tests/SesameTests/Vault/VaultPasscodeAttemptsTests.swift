@@ -100,7 +100,7 @@ struct VaultPasscodeAttemptsTests {
         #expect(counter.failures == 1)
     }
 
-    @Test("A deleted, dropped or impossible attempt record fails closed (tampered); the passcode is not checked")
+    @Test("SPEC E5: A deleted, dropped or impossible attempt record fails closed (tampered); the passcode is not checked")
     func tamperedRecord() async throws {
         let raw = try DatabaseQueue(path: path)
         for edit in ["DELETE FROM attempt", "UPDATE attempt SET failures = 'many'", "UPDATE attempt SET failures = -3",
@@ -136,7 +136,7 @@ struct VaultPasscodeAttemptsTests {
         #expect(await failure("482913") == nil, "the restarted delay ends on the boot clock")
     }
 
-    @Test("A vault of format 1 (no attempt table) gets a clean record at its first passcode, then counts")
+    @Test("SPEC E5: A vault of format 1 (no attempt table) gets a clean record at its first passcode, then counts")
     func formatOneVault() async throws {
         let raw = try DatabaseQueue(path: path)
         try await raw.write { db in try LegacyVault.rollBack(db, to: 1) }
@@ -148,7 +148,7 @@ struct VaultPasscodeAttemptsTests {
         #expect(try await Vault.summary(at: path).format == Schema.sealedFormat - 1)
     }
 
-    @Test("Setting the passcode anew resets the count; removing the slot removes the record")
+    @Test("SPEC E5: Setting the passcode anew resets the count; removing the slot removes the record")
     func slotChanges() async throws {
         _ = await failure("wrong")
         try await Vault.create(at: directory.path + "/other.sqlite", slots: [.device()], authenticators: machine.authenticators)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Vault: settings records and the attempt store")
 struct VaultSettingsTests {
-    @Test("Settings round-trip, update atomically, and report edits as tampered")
+    @Test("SPEC G: Settings round-trip, update atomically, and report edits as tampered")
     func settings() async throws {
         let fixture = try await TestVault()
         #expect(try await fixture.vault.setting(named: "flags") == nil)

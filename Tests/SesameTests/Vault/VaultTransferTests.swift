@@ -59,7 +59,7 @@ struct VaultTransferTests {
         #expect(try await target.read("app", context: context) == "a-value")
     }
 
-    @Test("Import refuses damaged files and wrong passphrases clearly, importing nothing")
+    @Test("SPEC D2: Import refuses damaged files and wrong passphrases clearly, importing nothing")
     func damaged() async throws {
         let source = try await TestVault()
         try await source.add("a")
