@@ -103,7 +103,7 @@ struct VaultCommandsTests: VaultHomeSuite {
         #expect((error["message"] as? String)?.contains("sesame init") == true)
     }
 
-    @Test("A passcode-only vault opens with --passcode-fd; a wrong passcode exits 4, none exits 10")
+    @Test("E3: A passcode-only vault opens with --passcode-fd; a wrong passcode exits 4, none exits 10")
     func passcodeOnly() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let created = try await sesame(["init", "--passcode-only", "--passcode-fd", "3"] + cheap, passcode: "s3cret pass")

@@ -80,7 +80,7 @@ struct ModuleImportTests {
     }
 }
 
-/// An app that depends on the `Sesame` product alone links no integration
+/// An app that depends on the `Sesame` product alone links no integration.
 /// `sesame-vault-stress`, built for these tests, is such an app:
 /// its only package dependency is `Sesame`.
 @Suite("An app on Sesame alone links no integration")

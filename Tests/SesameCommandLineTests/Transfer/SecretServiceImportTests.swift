@@ -40,7 +40,7 @@ struct SecretServiceImportTests {
         var collections: [Collection]
     }
 
-    @Test("copies gnome-keyring's items with labels and attributes, leaves the source whole, a second import adds nothing, and Sesame on the bus is refused")
+    @Test("SPEC D2, D11: copies gnome-keyring's items with labels and attributes, leaves the source whole, a second import adds nothing, and Sesame on the bus is refused")
     func copiesFromGnomeKeyring() async throws {
         try Self.requireProviders()
         let home = try VaultHome()
