@@ -99,7 +99,7 @@ struct PinentryPresenterTests {
         #expect(!transcript.contains("OPTION"))
     }
 
-    @Test("SPEC G: the description is Assuan-escaped: a reason with a newline and % arrives intact; a retry's message is SETERROR")
+    @Test("SPEC A5, G: the description is Assuan-escaped: a reason with a newline and % arrives intact; a retry's message is SETERROR")
     func descriptionEscaped() async throws {
         let fake = try FakePinentry(getpin: #"out.write("D x\nOK\n"); out.flush()"#)
         let presenter = try PinentryPresenter(program: fake.program, terminal: "/dev/pts/99", terminalType: "xterm")
