@@ -108,7 +108,7 @@ actor SessionCollection {
     /// The vault's bounds: a label over 4 KiB, 999 attributes, a value over 16 MiB are refused here too.
     private static func check(label: String, attributes: [String: String], secret: SecretServiceSecret) throws {
         do {
-            try SecretServiceItem.checkBounds(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
+            try AttributedItem.checkBounds(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
         } catch {
             throw SecretServiceStoreError.failed(error.message)
         }

@@ -6,8 +6,8 @@ import Foundation
 import GRDB
 
 /// The `attribute_index` table (format 7, SPEC D9, D10): keyed hashes of a
-/// Secret Service item's attribute pairs, of its collection and of "is a
-/// Secret Service item", each mapped to the row's id.
+/// attributed item's attribute pairs, of its collection and of "is an
+/// attributed item", each mapped to the row's id.
 ///
 /// A search looks its terms up here (an index read per term) and opens only
 /// the rows every term names. The index is only a hint: its rows carry no
@@ -19,7 +19,7 @@ enum AttributeIndex {
         var attributes: [String: String]
         var collection: String?
 
-        /// One hash per term; "is a Secret Service item" always, so an empty
+        /// One hash per term; "is an attributed item" always, so an empty
         /// query still reads the index, never the whole item table.
         func hashes(keyring: Keyring) -> [[UInt8]] {
             var hashes = [keyring.indexHash("item")]
@@ -30,7 +30,7 @@ enum AttributeIndex {
 
         /// The check on the opened row that the index only suggested.
         func matches(_ row: ItemRow) -> Bool {
-            guard let fields = row.secretService, let rowCollection = SecretServiceNames.collection(ofService: row.service) else { return false }
+            guard let fields = row.attributedFields, let rowCollection = CollectionNames.collection(ofService: row.service) else { return false }
             if let collection, collection != rowCollection { return false }
             return attributes.allSatisfy { fields.attributes[$0.key] == $0.value }
         }
@@ -45,13 +45,13 @@ enum AttributeIndex {
     }
 
     static func hashes(of row: ItemRow, keyring: Keyring) -> [[UInt8]] {
-        guard let fields = row.secretService, let collection = SecretServiceNames.collection(ofService: row.service) else { return [] }
+        guard let fields = row.attributedFields, let collection = CollectionNames.collection(ofService: row.service) else { return [] }
         return Query(attributes: fields.attributes, collection: collection).hashes(keyring: keyring)
     }
 
-    /// Indexes a Secret Service item just inserted; other rows have no entries.
+    /// Indexes an attributed item just inserted; other rows have no entries.
     static func insert(_ row: ItemRow, _ db: Database, keyring: Keyring) throws {
-        guard row.table == "item", row.secretService != nil else { return }
+        guard row.table == "item", row.attributedFields != nil else { return }
         let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)")
         for hash in hashes(of: row, keyring: keyring) {
             try statement.execute(arguments: [Data(hash), row.id])
@@ -69,7 +69,7 @@ enum AttributeIndex {
     /// The narrowest term's range is read and each other term is probed
     /// per candidate on the primary key. Reading every term's range and
     /// grouping them (as this did) costs the size of the widest range, and
-    /// "is a Secret Service item" and a collection's term name every item
+    /// "is an attributed item" and a collection's term name every item
     /// of a one-collection vault: each search, lookup and replacing store
     /// read the whole index (measured with 10,000 items).
     static func candidates(_ db: Database, query: Query, keyring: Keyring) throws -> [Int64] {
@@ -122,7 +122,7 @@ enum AttributeIndex {
         return found
     }
 
-    /// Deletes every Secret Service item of `collection`, with its index
+    /// Deletes every attributed item of `collection`, with its index
     /// entries (the collection is being deleted). Each is opened first: an
     /// index row added by hand must not delete another collection's item.
     ///
