@@ -163,7 +163,7 @@ actor Agents {
             _ = try await vault.importKey(SecretBytes(Array(file)), service: "ssh", name: "bench-\(index)", accessControl: .biometryAny)
         }
 
-        let agent = SSHAgent(vault: vault) {
+        let agent = SSHAgent(sources: [VaultKeySource(vault: vault)]) {
             let context = AuthenticationContext(authenticators)
             context.reuseDuration = 300
             return context

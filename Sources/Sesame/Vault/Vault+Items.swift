@@ -58,10 +58,13 @@ extension Vault {
     /// ``add(_:service:account:label:accessibility:accessControl:context:)``,
     /// keeping the dates of an imported item; with `replacing`, an item of
     /// the same name is deleted in the same transaction (never lost alone).
+    /// With `attributes`, the item carries lookup attributes, sealed with its
+    /// other attributes and found through keyed hashes by
+    /// ``searchItems(service:attributes:)`` (SPEC D9).
     package func addItem(
         _ value: SecretBytes, service: String, account: String, label: String?, accessibility: ItemAccessibility,
         accessControl: AccessControl, context: AuthenticationContext?, dates: (created: Double, modified: Double)?,
-        replacing: Bool = false
+        replacing: Bool = false, attributes: [String: String]? = nil
     ) async throws(VaultError) {
         guard !service.isEmpty, !account.isEmpty else {
             throw VaultError(.invalidArgument, "An item needs a service and an account (got \"\(service)\", \"\(account)\")")
@@ -69,6 +72,13 @@ extension Vault {
         try OutsideText.checkNames(service: service, account: account, label: label, what: "item")
         let name = "\"\(account)\" of \"\(service)\""
         try Self.checkValueSize(value, of: name)
+        if let attributes {
+            // A collection's service holds only its own items, made by createItem.
+            guard CollectionNames.collection(ofService: service) == nil else {
+                throw VaultError(.invalidArgument, "\(name) is in a collection's service; create it in its collection instead")
+            }
+            try CollectionNames.check(attributes: attributes)
+        }
         var accessControl = accessControl
         var replaced: ItemRow?
         if replacing {
@@ -91,6 +101,7 @@ extension Vault {
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: wrappings,
             commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+        row.attributedFields = attributes.map { AttributedItemFields(contentType: "text/plain", attributes: $0) }
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
         let keys = keyring

@@ -88,9 +88,8 @@ struct SSHAgentCommand: AsyncParsableCommand {
             let vault = try await options.open(machine)
             let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let agent = SSHAgent(
-                vault: vault,
-                configuration: .init(service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess),
-                                     log: { StandardError.write($0 + "\n") })
+                sources: [VaultKeySource(vault: vault, service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))],
+                configuration: .init(log: { StandardError.write($0 + "\n") })
             ) {
                 let context = AuthenticationContext(authenticators)
                 context.reuseDuration = TimeInterval(reuse)

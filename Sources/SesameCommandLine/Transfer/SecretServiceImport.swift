@@ -183,11 +183,8 @@ struct SecretServiceImport {
             let result: Result<String, VaultError>
             do throws(VaultError) {
                 if collection.isDefault {
-                    if let id = try await vault.alias(named: "default") {
-                        result = .success(id)
-                    } else {
-                        result = .success(try await vault.createCollection(label: collection.label, alias: "default").id)
-                    }
+                    result = .success(try await vault.alias(
+                        named: VaultSecretServiceStore.defaultAlias, creatingCollectionLabelled: VaultSecretServiceStore.defaultCollectionLabel))
                 } else if let existing = try await vault.collections().first(where: { $0.label == collection.label }) {
                     result = .success(existing.id)
                 } else {

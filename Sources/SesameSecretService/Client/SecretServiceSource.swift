@@ -19,7 +19,7 @@ package enum SecretServiceSource {
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let promptInterface = "org.freedesktop.Secret.Prompt"
     /// gnome-keyring's and Sesame's in-memory collection: gone at logout, not migrated.
-    static let sessionCollection = root + "/collection/session"
+    static let inMemoryCollectionPath = root + "/collection/session"
 
     /// How long one prompt (the provider's unlock dialog) may take.
     static let promptMicroseconds: UInt64 = 300_000_000
@@ -72,7 +72,7 @@ package enum SecretServiceSource {
         let defaultPath = (try? client.call(name, path: root, interface: service, member: "ReadAlias", [.string("default")]))?
             .first?.objectPathValue
         var collections: [SecretServiceSourceCollection] = []
-        for path in paths where path != sessionCollection {
+        for path in paths where path != inMemoryCollectionPath {
             let label = (try? client.property(name, path: path, interface: collectionInterface, name: "Label"))?.stringValue ?? ""
             let items = try client.property(name, path: path, interface: collectionInterface, name: "Items").arrayValues?
                 .compactMap(\.objectPathValue) ?? []

@@ -8,7 +8,7 @@ enum SecretObject: Sendable, Hashable {
     case alias(String)
     case item(SecretServiceItemID)
     case session(UInt64)
-    case prompt(UInt64)
+    case promptObject(UInt64)
 
     init?(path: String) {
         guard path.hasPrefix(Self.root) else { return nil }
@@ -29,7 +29,7 @@ enum SecretObject: Sendable, Hashable {
             self = .session(number)
         case ("prompt", 2):
             guard let number = UInt64(parts[1]) else { return nil }
-            self = .prompt(number)
+            self = .promptObject(number)
         default: return nil
         }
     }
@@ -44,5 +44,5 @@ enum SecretObject: Sendable, Hashable {
     static func collectionPath(_ id: String) -> String { "\(root)/collection/\(id)" }
     static func itemPath(_ id: SecretServiceItemID) -> String { "\(root)/collection/\(id.collection)/\(id.item)" }
     static func sessionPath(_ number: UInt64) -> String { "\(root)/session/\(number)" }
-    static func promptPath(_ number: UInt64) -> String { "\(root)/prompt/\(number)" }
+    static func promptObjectPath(_ number: UInt64) -> String { "\(root)/prompt/\(number)" }
 }

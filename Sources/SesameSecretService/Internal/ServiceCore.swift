@@ -1,7 +1,7 @@
 import Sesame
 import SesameLinux
 
-/// The Secret Service's state and its dispatch: sessions and prompts live
+/// The Secret Service's state and its dispatch: transport sessions and prompt objects live
 /// here (they are per client and per process); everything persistent is the
 /// store's. One actor, so a session or prompt table is never raced.
 actor ServiceCore {
@@ -22,8 +22,8 @@ actor ServiceCore {
     enum Bounds {
         static let sessionsPerClient = 64
         static let sessions = 4096
-        static let promptsPerClient = 32
-        static let prompts = 1024
+        static let promptObjectsPerClient = 32
+        static let promptObjects = 1024
         /// Object paths one `Unlock`, `Lock` or `GetSecrets` names, a
         /// collection counting as its items.
         static let pathsPerCall = 4096
@@ -34,9 +34,9 @@ actor ServiceCore {
     /// recipient or every served peer); set once the connection is up.
     var signals: (@Sendable (String, String, String, [DBusValue], String?) -> Void)?
     var sessions: [UInt64: TransportSession] = [:]
-    var prompts: [UInt64: PendingPrompt] = [:]
+    var promptObjects: [UInt64: PromptObject] = [:]
     var nextSession: UInt64 = 0
-    var nextPrompt: UInt64 = 0
+    var nextPromptObject: UInt64 = 0
 
     /// Where refusals are told (SecretServiceServer's `log`).
     let log: @Sendable (String) -> Void
@@ -110,9 +110,9 @@ actor ServiceCore {
             }
             sessions[number] = nil
             return DBusReply([])
-        case .prompt(let number):
+        case .promptObject(let number):
             guard request.interface.isEmpty || request.interface == Self.promptInterface else { break }
-            return try promptMethod(request, number)
+            return try promptObjectMethod(request, number)
         }
         throw DBusError.unknownMethod("no method \(request.interface.escapingControlCharacters()).\(request.member.escapingControlCharacters()) on \(request.path)")
     }
@@ -194,13 +194,13 @@ actor ServiceCore {
         SecretServiceCaller(busName: request.sender, pid: request.senderPID, executable: nil)
     }
 
-    /// A client left the bus: its sessions close, its prompts are dismissed
+    /// A client left the bus: its sessions close, its prompt objects are dismissed
     /// and what it unlocked locks again.
     func peerVanished(_ name: String) async {
         // Rebuilt rather than emptied in place, so their storage is freed too.
         sessions = sessions.filter { $0.value.owner != name }
-        for prompt in prompts.values where prompt.owner == name { prompt.task?.cancel() }
-        prompts = prompts.filter { $0.value.owner != name }
+        for prompt in promptObjects.values where prompt.owner == name { prompt.task?.cancel() }
+        promptObjects = promptObjects.filter { $0.value.owner != name }
         await store.callerLeft(SecretServiceCaller(busName: name, pid: 0, executable: nil))
     }
 
@@ -218,17 +218,17 @@ actor ServiceCore {
     }
 
     /// Refuses a prompt past the client's or the server's bound.
-    func admitPrompt(for owner: String) throws {
-        guard prompts.values.count(where: { $0.owner == owner }) < Bounds.promptsPerClient else {
+    func admitPromptObject(for owner: String) throws {
+        guard promptObjects.values.count(where: { $0.owner == owner }) < Bounds.promptObjectsPerClient else {
             throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded",
-                            "a client may hold at most \(Bounds.promptsPerClient) prompts; run or dismiss those it has")
+                            "a client may hold at most \(Bounds.promptObjectsPerClient) prompts; run or dismiss those it has")
         }
-        guard prompts.count < Bounds.prompts else {
-            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded", "the service holds \(Bounds.prompts) prompts, its most; try again later")
+        guard promptObjects.count < Bounds.promptObjects else {
+            throw DBusError("org.freedesktop.DBus.Error.LimitsExceeded", "the service holds \(Bounds.promptObjects) prompts, its most; try again later")
         }
     }
 
-    var openPromptCount: Int { prompts.count }
+    var openPromptObjectCount: Int { promptObjects.count }
 
     var openSessionCount: Int { sessions.count }
 }

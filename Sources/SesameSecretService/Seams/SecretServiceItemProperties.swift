@@ -1,5 +1,5 @@
 /// An item's D-Bus properties as the store describes them (never its secret);
-/// the vault's own description is `Sesame.SecretServiceItem`.
+/// the vault's own description is `Sesame.AttributedItem`.
 public struct SecretServiceItemProperties: Sendable, Hashable {
     public var id: SecretServiceItemID
     public var label: String

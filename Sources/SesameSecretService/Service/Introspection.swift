@@ -95,7 +95,7 @@ enum Introspection {
             body = item
         case .session:
             body = session
-        case .prompt:
+        case .promptObject:
             body = prompt
         }
         body += children.map { "  <node name=\"\($0)\"/>\n" }.joined()

@@ -85,10 +85,10 @@ public final class SecretServiceServer: Sendable {
         await core.openSessionCount
     }
 
-    /// How many prompts are pending or running (tests watch them go).
+    /// How many prompt objects are pending or running (tests watch them go).
     /// - Returns: The count.
-    public func openPromptCount() async -> Int {
-        await core.openPromptCount
+    public func openPromptObjectCount() async -> Int {
+        await core.openPromptObjectCount
     }
 
     /// Closes the connection; sessions and pending prompts end with it.

@@ -73,7 +73,7 @@ extension ServiceCore {
                 "Created": .uint64(item.created),
                 "Modified": .uint64(item.modified),
             ]
-        case .session, .prompt:
+        case .session, .promptObject:
             return [:]
         }
     }

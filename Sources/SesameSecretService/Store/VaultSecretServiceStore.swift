@@ -6,8 +6,11 @@ import Foundation
 import Sesame
 
 /// The vault as the Secret Service's store (SPEC D10): collections, aliases
-/// and items are the vault's own Secret Service view, so what libsecret
-/// stores `sesame ls` and `sesame get` see, sealed as every item is (D9).
+/// and items are the vault's own collections and attributed items, so what
+/// libsecret stores `sesame ls` and `sesame get` see, sealed as every item
+/// is (D9). gnome-keyring's conventions are kept here, not in the vault:
+/// the ``defaultAlias`` always resolves, to a collection labelled
+/// ``defaultCollectionLabel`` made on first use.
 ///
 /// **Locked, for the caller** (SPEC D10). An item is locked while its access
 /// control is not satisfied for the *calling client* and that item.
@@ -42,6 +45,14 @@ public actor VaultSecretServiceStore: SecretServiceStore {
 
     /// The most openings one client holds at once; its oldest ends first.
     public static let maximumOpeningsPerClient = 16
+
+    /// The alias every Secret Service client resolves first; it always
+    /// resolves (``readAlias(_:)`` makes its collection when it points nowhere).
+    public static let defaultAlias = "default"
+
+    /// The label of the collection made for ``defaultAlias``, as
+    /// gnome-keyring names its login keyring.
+    public static let defaultCollectionLabel = "Login"
 
     /// The longest an `Unlock` lasts: the reuse window's bound (SPEC F).
     public static let maximumUnlockDuration = Duration.seconds(300)
@@ -84,7 +95,11 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     }
 
     public func readAlias(_ alias: String) async throws -> String? {
-        try await mapping { () async throws(VaultError) in try await vault.alias(named: alias) }
+        try await mapping { () async throws(VaultError) in
+            // As gnome-keyring creates its login keyring: `default` never points nowhere.
+            guard alias == Self.defaultAlias else { return try await vault.alias(named: alias) }
+            return try await vault.alias(named: alias, creatingCollectionLabelled: Self.defaultCollectionLabel)
+        }
     }
 
     public func setAlias(_ alias: String, collection: String?) async throws {
@@ -260,13 +275,13 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         }
     }
 
-    private static func properties(_ collection: Sesame.SecretServiceCollection) -> SecretServiceCollectionProperties {
+    private static func properties(_ collection: Sesame.ItemCollection) -> SecretServiceCollectionProperties {
         SecretServiceCollectionProperties(
             id: collection.id, label: collection.label,
             created: seconds(collection.created), modified: seconds(collection.modified))
     }
 
-    private static func properties(_ item: Sesame.SecretServiceItem) -> SecretServiceItemProperties {
+    private static func properties(_ item: Sesame.AttributedItem) -> SecretServiceItemProperties {
         SecretServiceItemProperties(
             id: SecretServiceItemID(collection: item.collection, item: item.id), label: item.label, attributes: item.attributes,
             created: seconds(item.created), modified: seconds(item.modified))

@@ -6,7 +6,10 @@ import Foundation
 import Sesame
 
 /// Git's credential helper operations (gitcredentials(7)) on vault items:
-/// one item per credential in `service`, named by ``GitCredential``'s rules.
+/// one item per credential in `service`, named by ``GitCredential``'s rules
+/// and carrying its protocol, host, path and username as lookup attributes,
+/// so that a lookup opens only the credentials its keyed hashes find (SPEC
+/// D9), never every item of the service.
 extension Vault {
     /// The newest stored credential that answers `query` and has not
     /// expired (`get`). With several users for one host and no `username=`
@@ -61,7 +64,7 @@ extension Vault {
         }
         try await addItem(GitCredentialEncoding.value(of: credential), service: service, account: name, label: nil,
                           accessibility: .whenUnlocked, accessControl: accessControl, context: context, dates: nil,
-                          replacing: true)
+                          replacing: true, attributes: GitCredentialEncoding.attributes(of: credential))
     }
 
     /// Erases the stored credentials that answer `query` (`erase`). When the
@@ -104,9 +107,18 @@ extension Vault {
     /// The stored credentials whose names answer `query`, newest first; one
     /// dated in the future (stored by a clock that was wrong) comes after
     /// every other, so it never beats a credential stored later (SPEC D9).
+    ///
+    /// Found through the attribute index. Only when it finds none is the
+    /// service listed: a credential stored before credentials carried
+    /// attributes, or brought by an import (which keeps none), is found so
+    /// until git stores it again.
     private func storedGitCredentials(answering query: GitCredential, service: String) async throws(VaultError) -> [(VaultItem, GitCredential)] {
         let latest = authenticators.clock.now().addingTimeInterval(OutsideText.allowedSkew)
-        return try await list(service: service)
+        var candidates = try await searchItems(service: service, attributes: GitCredentialEncoding.attributes(of: query))
+        if !candidates.contains(where: { GitCredentialEncoding.credential(fromItemName: $0.account).map(query.isAnswered(by:)) == true }) {
+            candidates = try await list(service: service)
+        }
+        return candidates
             .compactMap { item in GitCredentialEncoding.credential(fromItemName: item.account).map { (item, $0) } }
             .filter { query.isAnswered(by: $0.1) }
             .sorted { first, second in

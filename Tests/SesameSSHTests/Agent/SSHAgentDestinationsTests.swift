@@ -15,7 +15,8 @@ struct SSHAgentDestinationsTests {
 
     func agent(_ fixture: TestVault) -> SSHAgent {
         let log = log
-        return SSHAgent(vault: fixture.vault, configuration: .init(addedKeyAccessControl: Vault.noAccessControl, log: { line in log.withLock { $0.append(line) } }),
+        return SSHAgent(sources: [VaultKeySource(vault: fixture.vault, addedKeyAccessControl: Vault.noAccessControl)],
+                        configuration: .init(log: { line in log.withLock { $0.append(line) } }),
                         makeContext: { fixture.context() })
     }
 

@@ -12,9 +12,9 @@ struct SSHAgentReasonTests {
         try PublicKey(algorithm: .ed25519, rawRepresentation: Curve25519.Signing.PrivateKey().publicKey.rawRepresentation)
     }
 
-    static func key(label: String) throws -> VaultKey {
-        VaultKey(service: "ssh", name: "k", label: label, algorithm: .ed25519, accessibility: .whenUnlockedThisDeviceOnly,
-                 accessControl: Vault.noAccessControl, publicKey: try hostKey(), created: Date(), constraints: .none)
+    static func key(label: String) throws -> SSHSourceKey {
+        SSHSourceKey(vaultKey: VaultKey(service: "ssh", name: "k", label: label, algorithm: .ed25519, accessibility: .whenUnlockedThisDeviceOnly,
+                 accessControl: Vault.noAccessControl, publicKey: try hostKey(), created: Date(), constraints: .none))
     }
 
     @Test("SPEC A5, D9: a forwarded login names every hop, first first; a local one names only its host; control characters in labels are escaped")

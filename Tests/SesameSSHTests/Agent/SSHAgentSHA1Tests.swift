@@ -14,7 +14,7 @@ struct SSHAgentSHA1Tests {
     func flagsZero() async throws {
         let fixture = try await TestVault()
         let log = log
-        let agent = SSHAgent(vault: fixture.vault, configuration: .init(log: { line in log.withLock { $0.append(line) } }),
+        let agent = SSHAgent(sources: [VaultKeySource(vault: fixture.vault)], configuration: .init(log: { line in log.withLock { $0.append(line) } }),
                              makeContext: { fixture.context() })
         var keys: [String: VaultKey] = [:]
         for (name, marked) in [("old", true), ("new", false)] {

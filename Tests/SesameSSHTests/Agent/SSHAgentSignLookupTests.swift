@@ -11,7 +11,7 @@ import Testing
 @Suite("SSHAgent: a sign request reads its key's row by the listed name, and only while the row still holds that key")
 struct SSHAgentSignLookupTests {
     func agent(_ fixture: TestVault) -> SSHAgent {
-        SSHAgent(vault: fixture.vault, configuration: .init(addedKeyAccessControl: Vault.noAccessControl), makeContext: { fixture.context() })
+        SSHAgent(sources: [VaultKeySource(vault: fixture.vault, addedKeyAccessControl: Vault.noAccessControl)], makeContext: { fixture.context() })
     }
 
     func add(_ agent: SSHAgent, comment: String) async throws -> [UInt8] {

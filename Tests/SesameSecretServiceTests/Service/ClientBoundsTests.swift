@@ -119,7 +119,7 @@ struct ClientBoundsTests {
             async let client = fixture.python(script, ["/org/freedesktop/secrets/collection/login/\(item.id.item)"])
             var peak = (sessions: 0, prompts: 0)
             for _ in 0..<400 {
-                peak = (max(peak.sessions, await fixture.server.openSessionCount()), max(peak.prompts, await fixture.server.openPromptCount()))
+                peak = (max(peak.sessions, await fixture.server.openSessionCount()), max(peak.prompts, await fixture.server.openPromptObjectCount()))
                 if peak.prompts >= 32 { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
@@ -131,11 +131,11 @@ struct ClientBoundsTests {
             #expect(result.output.contains("many paths org.freedesktop.DBus.Error.LimitsExceeded"), "\(result.output)")
             #expect(peak.sessions <= 64 && peak.prompts <= 32, "\(peak)")
             // Gone with the client.
-            for _ in 0..<300 where await fixture.server.openSessionCount() + fixture.server.openPromptCount() > 0 {
+            for _ in 0..<300 where await fixture.server.openSessionCount() + fixture.server.openPromptObjectCount() > 0 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(await fixture.server.openSessionCount() == 0)
-            #expect(await fixture.server.openPromptCount() == 0)
+            #expect(await fixture.server.openPromptObjectCount() == 0)
         }
     }
 

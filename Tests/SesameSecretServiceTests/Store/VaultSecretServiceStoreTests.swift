@@ -123,4 +123,15 @@ struct VaultSecretServiceStoreTests {
         #expect(try await setup.store.lock([setup.wifi]) == [setup.wifi])
         #expect(try await setup.store.needsAuthentication(setup.wifi, for: Self.second) == true)
     }
+
+    @Test("D10: the `default` alias always resolves, making a \"Login\" collection once, as gnome-keyring does; other aliases may point nowhere")
+    func defaultAliasResolves() async throws {
+        let fixture = try await TestVault()
+        let store = VaultSecretServiceStore(vault: fixture.vault, defaultAccessControl: Vault.noAccessControl) { fixture.context() }
+        #expect(try await store.readAlias("work") == nil)
+        let login = try #require(try await store.readAlias(VaultSecretServiceStore.defaultAlias))
+        #expect(try await fixture.vault.collection(login).label == VaultSecretServiceStore.defaultCollectionLabel)
+        #expect(try await store.readAlias("default") == login, "resolved once, then stable")
+        #expect(try await fixture.vault.collections().count == 1)
+    }
 }

@@ -166,4 +166,28 @@ struct VaultGitCredentialsTests {
         // Asked for by name, it still answers.
         #expect(password(try await get(fixture, credential("example.com", username: "mallory"))) == "m")
     }
+
+    @Test("SPEC D9: among many stored credentials, a lookup by attributes finds only the matching one, through the index")
+    func lookupByAttributes() async throws {
+        let fixture = try await TestVault()
+        for n in 0..<30 {
+            try await fixture.vault.storeGitCredential(credential("host\(n).tld", username: "u\(n)", password: "p\(n)"), service: "git")
+        }
+        try await fixture.add("token", service: "git")
+        let query = credential("host17.tld")
+        let found = try await fixture.vault.searchItems(service: "git", attributes: GitCredentialEncoding.attributes(of: query))
+        #expect(found.map(\.account) == ["https://u17@host17.tld"])
+        let answer = try await get(fixture, query)
+        #expect(answer?.username == "u17" && password(answer) == "p17")
+        #expect(try await get(fixture, credential("host17.tld", username: "u3")) == nil)
+    }
+
+    @Test("a credential stored without attributes (by an older Sesame, or imported) is still found and erased")
+    func storedWithoutAttributes() async throws {
+        let fixture = try await TestVault()
+        try await fixture.vault.add(GitCredentialEncoding.value(of: credential("example.com", username: "old", password: "o")), service: "git",
+                                    account: "https://old@example.com")
+        #expect(password(try await get(fixture, credential("example.com"))) == "o")
+        #expect(try await fixture.vault.eraseGitCredentials(answering: credential("example.com"), service: "git", operationPrompt: "Check") == 1)
+    }
 }

@@ -14,7 +14,7 @@ import Testing
 /// today's code and migrated in place by its first write; and a vault from
 /// a newer Sesame, refused untouched. (Format 2 is ``GoldenVault``, sealed
 /// by its first write in GoldenVaultTests; format 6 is ``GoldenVault6``,
-/// brought to 7 in SecretServiceFormatTests.)
+/// brought to 7 in CollectionsFormatTests.)
 ///
 /// `Resources<N>/` holds `vault.sqlite` and `device/device.key` as the
 /// code of format N's last commit wrote them, through its public API and

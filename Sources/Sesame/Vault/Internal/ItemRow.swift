@@ -54,7 +54,7 @@ struct ItemRow: Sendable {
     /// A Secret Service item's attributes and content type (format 7, SPEC
     /// D10); `nil` for every other row. Indexed in `attribute_index`
     /// whenever the row is inserted.
-    var secretService: SecretServiceFields?
+    var attributedFields: AttributedItemFields?
 
     static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
     static let keyTableColumns = columns + ", algorithm, public_key"
@@ -112,7 +112,7 @@ struct ItemRow: Sendable {
             commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
             ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
             key: attributes.key)
-        secretService = attributes.secretService
+        attributedFields = attributes.attributedFields
         guard ConstantTime.equals(lookup, keyring.lookup(table: table, service: service, account: account)) else {
             throw VaultError(.tampered, "A \(table) row (id \(id)) is filed under another name's lookup: the file was edited")
         }
@@ -162,7 +162,7 @@ struct ItemRow: Sendable {
         // A sealed row's MAC differs from the same row's in the clear.
         if let lookup { writer.field(lookup) }
         // Only present for Secret Service items, so every other row keeps its MAC.
-        if let secretService { writer.u8(2); secretService.write(into: &writer) }
+        if let attributedFields { writer.u8(2); attributedFields.write(into: &writer) }
         }
     }
 

@@ -19,13 +19,13 @@ struct SealedAttributes {
     var modified: Double
     var key: ItemRow.KeyColumns?
     /// A Secret Service item's attributes and content type (SPEC D10).
-    var secretService: SecretServiceFields?
+    var attributedFields: AttributedItemFields?
 
     /// The encoding's version, first in the plaintext: 1, or 2 when a
     /// Secret Service block follows (format 7), so that every row written
     /// before keeps its bytes.
     static let version: UInt8 = 1
-    static let secretServiceVersion: UInt8 = 2
+    static let attributedItemVersion: UInt8 = 2
     static let padding = 64
 
     static func associatedData(id: Int64, table: String) -> [UInt8] {
@@ -37,7 +37,7 @@ struct SealedAttributes {
     /// The sealed attributes of `row`.
     static func seal(_ row: ItemRow, keyring: Keyring) throws(VaultError) -> [UInt8] {
         var writer = ByteWriter()
-        writer.u8(row.secretService == nil ? version : secretServiceVersion)
+        writer.u8(row.attributedFields == nil ? version : attributedItemVersion)
         writer.field(row.service)
         writer.field(row.account)
         if let label = row.label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
@@ -52,7 +52,7 @@ struct SealedAttributes {
         } else {
             writer.u8(0)
         }
-        row.secretService?.write(into: &writer)
+        row.attributedFields?.write(into: &writer)
         let length = writer.bytes.count
         writer.raw(repeatElement(0, count: (padding - length % padding) % padding))
         return try Envelope.seal(writer.bytes, key: keyring.attributesKey, associatedData: associatedData(id: row.id, table: row.table))
@@ -75,7 +75,7 @@ struct SealedAttributes {
         var reader = ByteReader(plaintext)
         do {
             let encoding = try reader.u8()
-            guard encoding == version || encoding == secretServiceVersion else { throw ByteReaderError() }
+            guard encoding == version || encoding == attributedItemVersion else { throw ByteReaderError() }
             let service = String(decoding: try reader.field(), as: UTF8.self)
             let account = String(decoding: try reader.field(), as: UTF8.self)
             let label = try reader.u8() == 1 ? String(decoding: try reader.field(), as: UTF8.self) : nil
@@ -89,13 +89,13 @@ struct SealedAttributes {
                 key?.constraints = try reader.u8() == 1 ? try reader.field() : nil
             }
             // Only items have Secret Service fields.
-            let secretService = encoding == secretServiceVersion && table == "item" ? try SecretServiceFields.read(from: &reader) : nil
+            let attributedFields = encoding == attributedItemVersion && table == "item" ? try AttributedItemFields.read(from: &reader) : nil
             // Only a key's attributes carry key columns, and only in the key table.
-            guard (key != nil) == (table == "key"), (secretService != nil) == (encoding == secretServiceVersion),
+            guard (key != nil) == (table == "key"), (attributedFields != nil) == (encoding == attributedItemVersion),
                   reader.rest().allSatisfy({ $0 == 0 }) else { throw ByteReaderError() }
             return SealedAttributes(service: service, account: account, label: label, accessibility: accessibility,
                                     accessControl: accessControl, created: created, modified: modified, key: key,
-                                    secretService: secretService)
+                                    attributedFields: attributedFields)
         }
     }
 }

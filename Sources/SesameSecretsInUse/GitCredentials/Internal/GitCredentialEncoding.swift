@@ -16,6 +16,21 @@ enum GitCredentialEncoding {
         return name
     }
 
+    /// The lookup attributes a credential is stored with and found by: its
+    /// protocol, host (unless empty), path (when it has one, even empty) and
+    /// username (when it has one). A query's are those it names, so the
+    /// index finds every stored credential that may answer it; the names
+    /// then decide (``GitCredential/isAnswered(by:)``: a query without a host
+    /// wants a credential without one).
+    static func attributes(of credential: GitCredential) -> [String: String] {
+        var attributes: [String: String] = [:]
+        attributes["protocol"] = credential.protocol
+        if let host = credential.host, !host.isEmpty { attributes["host"] = host }
+        attributes["path"] = credential.path
+        attributes["username"] = credential.username
+        return attributes
+    }
+
     /// The credential an item name spells, or `nil` when the name is not one
     /// `itemName(of:)` makes (another tool's item in the same service).
     static func credential(fromItemName name: String) -> GitCredential? {

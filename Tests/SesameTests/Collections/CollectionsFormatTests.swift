@@ -9,7 +9,7 @@ import Testing
 /// sealed attributes. A format-6 file is read as it is and upgraded at its
 /// first write, every item intact; the new encoding is checked byte by byte.
 @Suite("Secret Service view: format 7, its migration from format 6 and its encoding (SPEC D9, D10)")
-struct SecretServiceFormatTests {
+struct CollectionsFormatTests {
     let directory: TemporaryDirectory
     let machine = GoldenVault.machine()
     var copy: String { directory.path + "/golden" }
@@ -48,7 +48,7 @@ struct SecretServiceFormatTests {
     @Test("SPEC D9, D10: the first write upgrades a format-6 vault to 7; every golden item and key still reads back")
     func migrationFromFormat6() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        let collection = try await vault.createCollection(label: "Login", alias: Vault.defaultAlias)
+        let collection = try await vault.createCollection(label: "Login", alias: "default")
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 7, slots: ["device", "passcode", "recovery"], itemCount: 15))
         let item = try await vault.createItem(in: collection.id, label: "new", attributes: ["a": "b"], value: SecretBytes(utf8: "v"))
         // The golden items are untouched: same attributes, and their values open.
@@ -60,7 +60,7 @@ struct SecretServiceFormatTests {
         #expect(try await reopened.key(service: GoldenVault6.keyService, name: "ed25519").publicKey.rawRepresentation
                 == (try GoldenVault6Tests.publicKey(of: GoldenVault6Tests.key("ed25519"))))
         #expect(try await reopened.searchItems(attributes: ["a": "b"]).map(\.id) == [item.id])
-        #expect(try await reopened.alias(named: Vault.defaultAlias) == collection.id)
+        #expect(try await reopened.alias(named: "default") == collection.id)
         let migrations = try await reopened.readDatabase { db in try Schema.appliedMigrations(db) }
         #expect(migrations.last == Schema.secretServiceMigration)
         #expect(Schema.format == 7)
@@ -74,7 +74,7 @@ struct SecretServiceFormatTests {
         let item = try await fixture.vault.createItem(in: collection.id, label: "L", attributes: ["b": "2", "a": "1"],
                                                       contentType: "text/plain", value: SecretBytes(utf8: "v"))
         let keyring = fixture.vault.keyring
-        let service = Vault.secretServiceService(ofCollection: collection.id)
+        let service = Vault.service(ofCollection: collection.id)
         func plaintext(service: String, account: String) async throws -> [UInt8] {
             let lookup = Data(keyring.lookup(table: "item", service: service, account: account))
             let (id, sealed) = try await fixture.vault.readDatabase { db -> (Int64, [UInt8]) in

@@ -7,7 +7,7 @@ import Testing
 /// reading it would need the owner, by the very rules `Vault.read` applies
 /// (SPEC D1, D3, A6, A12). Asking never prompts and never counts an attempt.
 @Suite("Secret Service view: Locked is the item's access control, unsatisfied (SPEC D10)")
-struct SecretServiceLockedTests {
+struct AttributedItemLockedTests {
     struct Setup {
         let fixture: TestVault
         let collection: String
@@ -18,7 +18,7 @@ struct SecretServiceLockedTests {
         }
 
         func item(_ label: String, _ accessControl: AccessControl, context: AuthenticationContext? = nil) async throws -> String {
-            try await SecretServiceItemsTests.create(fixture, in: collection, label, ["label": label], accessControl: accessControl,
+            try await AttributedItemsTests.create(fixture, in: collection, label, ["label": label], accessControl: accessControl,
                                                      context: context).id
         }
 
@@ -130,7 +130,7 @@ struct SecretServiceLockedTests {
         let open = try await setup.item("open", Vault.noAccessControl)
         let finger = try await setup.item("finger", .biometryAny)
         let context = setup.fixture.context()
-        func read(_ item: String) async throws -> (item: SecretServiceItem, value: SecretBytes)? {
+        func read(_ item: String) async throws -> (item: AttributedItem, value: SecretBytes)? {
             try await setup.fixture.vault.secretIfUnlocked(ofItem: item, inCollection: setup.collection,
                                                            operationPrompt: { "Read \($0.label)" }, context: context)
         }

@@ -6,8 +6,8 @@ import Foundation
 import Crypto
 import GRDB
 
-/// The Secret Service view's items (SPEC D10): ordinary vault items of the
-/// service ``secretServiceService(ofCollection:)``, with attributes and a
+/// Attributed items (SPEC D10): ordinary vault items of the
+/// service ``service(ofCollection:)``, with attributes and a
 /// content type sealed with their other attributes and found through keyed
 /// hashes (SPEC D9). Listing and searching never prompt and never decrypt
 /// a value.
@@ -19,12 +19,11 @@ extension Vault {
     /// - Returns: Its items; none for an unknown collection.
     /// - Throws: ``VaultError`` with `tampered` (a row fails its integrity
     ///   check; named in the message), `damaged`, `ioError`.
-    public func items(inCollection collection: String) async throws(VaultError) -> [SecretServiceItem] {
+    public func items(inCollection collection: String) async throws(VaultError) -> [AttributedItem] {
         try await searchItems(attributes: [:], inCollection: collection)
     }
 
-    /// The items whose attributes include every pair of `attributes` (the
-    /// Secret Service `SearchItems`), sorted by label then identifier.
+    /// The items whose attributes include every pair of `attributes` , sorted by label then identifier.
     /// Never prompts.
     ///
     /// Each pair is looked up in the index by its keyed hash, and only the
@@ -37,9 +36,9 @@ extension Vault {
     /// - Returns: The matching items.
     /// - Throws: ``VaultError`` with `tampered` (a candidate row fails its
     ///   integrity check), `damaged`, `ioError`.
-    public func searchItems(attributes: [String: String], inCollection collection: String? = nil) async throws(VaultError) -> [SecretServiceItem] {
-        try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
-            .compactMap(\.secretServiceItem)
+    public func searchItems(attributes: [String: String], inCollection collection: String? = nil) async throws(VaultError) -> [AttributedItem] {
+        try await attributeSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
+            .compactMap(\.attributedItem)
             .sorted { ($0.label, $0.id) < ($1.label, $1.id) }
     }
 
@@ -50,13 +49,13 @@ extension Vault {
     ///   - collection: Its collection's identifier.
     /// - Returns: The item.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
-    public func item(_ id: String, inCollection collection: String) async throws(VaultError) -> SecretServiceItem {
-        let row = try await secretServiceRow(id, inCollection: collection)
-        guard let item = row.secretServiceItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+    public func item(_ id: String, inCollection collection: String) async throws(VaultError) -> AttributedItem {
+        let row = try await attributedRow(id, inCollection: collection)
+        guard let item = row.attributedItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         return item
     }
 
-    /// Creates an item in a collection (the Secret Service `CreateItem`).
+    /// Creates an item in a collection.
     /// Never prompts, as ``add(_:service:account:label:accessibility:accessControl:context:)``.
     ///
     /// With `replacing`, an item of the same collection whose attributes
@@ -79,8 +78,8 @@ extension Vault {
     ///   - context: Supplies the application password and the domain state,
     ///     as for `add`; a new context by default.
     ///   - dates: The item's created and modified dates in seconds since
-    ///     1970, for an item copied from elsewhere (`sesame import
-    ///     --from-secret-service`); now when `nil`. Dates from outside must
+    ///     1970, for an item copied from elsewhere (an
+    ///     import); now when `nil`. Dates from outside must
     ///     be finite and not in the future (SPEC D9), else `invalidArgument`.
     /// - Returns: The new item.
     /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
@@ -98,7 +97,7 @@ extension Vault {
         replacing: Bool = false,
         context: AuthenticationContext? = nil,
         dates: (created: Double, modified: Double)? = nil
-    ) async throws(VaultError) -> SecretServiceItem {
+    ) async throws(VaultError) -> AttributedItem {
         if let dates {
             // SPEC D9: as the file import, a date from outside is checked before anything is sealed.
             let now = authenticators.clock.now().timeIntervalSince1970
@@ -108,12 +107,12 @@ extension Vault {
         }
         try Self.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
         _ = try await self.collection(collection)
-        var identifier = SecretServiceNames.newIdentifier()
+        var identifier = CollectionNames.newIdentifier()
         var accessControl = accessControl
         var replaced: [ItemRow] = []
         if replacing {
-            replaced = try await secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
-                .filter { $0.secretService?.attributes == attributes }
+            replaced = try await attributeSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
+                .filter { $0.attributedFields?.attributes == attributes }
             if let existing = replaced.first { identifier = existing.account }
             // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
             for existing in replaced {
@@ -121,7 +120,7 @@ extension Vault {
                 if !kept.userFactors.isEmpty { accessControl = kept }
             }
         }
-        let row = try await newSecretServiceRow(
+        let row = try await newAttributedRow(
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
             accessControl: accessControl, context: context, dates: dates)
         let checked = replaced
@@ -135,7 +134,7 @@ extension Vault {
                 guard found.tampered.isEmpty else {
                     throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
                 }
-                for old in found.rows where old.secretService?.attributes == attributes {
+                for old in found.rows where old.attributedFields?.attributes == attributes {
                     // Only the rows that were checked go; one that appeared or changed since is kept.
                     guard checked.contains(where: { old.isSameRevision(as: $0) }) else {
                         throw VaultError(.duplicateItem, "\(old.name) changed while being replaced; it is kept as it is and nothing was written")
@@ -150,7 +149,7 @@ extension Vault {
             try row.insert(db, keyring: keyring)
             try CollectionRecord.touch(db, id: collection, now: row.created, keyring: keyring)
         }
-        guard let item = row.secretServiceItem else { throw VaultError(.ioError, "\(row.name) was written with an unreadable access control") }
+        guard let item = row.attributedItem else { throw VaultError(.ioError, "\(row.name) was written with an unreadable access control") }
         return item
     }
 
@@ -161,7 +160,7 @@ extension Vault {
     ///   - collection: Its collection's identifier.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `ioError`.
     public func deleteItem(_ id: String, inCollection collection: String) async throws(VaultError) {
-        let row = try await secretServiceRow(id, inCollection: collection)
+        let row = try await attributedRow(id, inCollection: collection)
         let keyring = keyring
         let now = authenticators.clock.now().timeIntervalSince1970
         try await write { db in
@@ -176,14 +175,14 @@ extension Vault {
 
     /// A sealed, MACed row for a new item, not yet written: the same
     /// protection and sealing as `add`.
-    func newSecretServiceRow(
+    func newAttributedRow(
         _ identifier: String, in collection: String, label: String, attributes: [String: String], contentType: String,
         value: SecretBytes, accessControl: AccessControl, context: AuthenticationContext?,
         dates: (created: Double, modified: Double)? = nil
     ) async throws(VaultError) -> ItemRow {
-        try SecretServiceNames.check(label: label, what: "item")
-        try SecretServiceNames.check(attributes: attributes)
-        try SecretServiceNames.check(contentType: contentType)
+        try CollectionNames.check(label: label, what: "item")
+        try CollectionNames.check(attributes: attributes)
+        try CollectionNames.check(contentType: contentType)
         let name = "the item \"\(label.escapingControlCharacters())\" of collection \"\(collection.escapingControlCharacters())\""
         let accessibility = ItemAccessibility.whenUnlocked
         let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
@@ -193,16 +192,16 @@ extension Vault {
                                  protection: protection)
         let now = authenticators.clock.now().timeIntervalSince1970
         var row = ItemRow(
-            id: id, service: SecretServiceNames.service(ofCollection: collection), account: identifier, label: label,
+            id: id, service: CollectionNames.service(ofCollection: collection), account: identifier, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: dates?.created ?? now, modified: dates?.modified ?? now,
             wrappings: wrappings, commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
-        row.secretService = SecretServiceFields(contentType: contentType, attributes: attributes)
+        row.attributedFields = AttributedItemFields(contentType: contentType, attributes: attributes)
         try sealValue(value, into: &row, key: itemKey)
         return row
     }
 
     /// What the index finds for `query`, every candidate checked.
-    func secretServiceSearch(_ query: AttributeIndex.Query) async throws(VaultError) -> AttributeIndex.Found {
+    func attributeSearch(_ query: AttributeIndex.Query) async throws(VaultError) -> AttributeIndex.Found {
         let keyring = keyring
         let found = try await readDatabase { db in try AttributeIndex.search(db, query: query, keyring: keyring) }
         guard found.tampered.isEmpty else {
@@ -211,11 +210,11 @@ extension Vault {
         return found
     }
 
-    /// The verified row of a Secret Service item; an ordinary item of the
+    /// The verified row of an attributed item; an ordinary item of the
     /// same service and account is not one.
-    func secretServiceRow(_ id: String, inCollection collection: String) async throws(VaultError) -> ItemRow {
-        let row = try await verifiedRow(service: SecretServiceNames.service(ofCollection: collection), account: id)
-        guard row.secretService != nil else {
+    func attributedRow(_ id: String, inCollection collection: String) async throws(VaultError) -> ItemRow {
+        let row = try await verifiedRow(service: CollectionNames.service(ofCollection: collection), account: id)
+        guard row.attributedFields != nil else {
             throw VaultError(.itemNotFound, "No item \"\(id.escapingControlCharacters())\" in collection \"\(collection.escapingControlCharacters())\"")
         }
         return row
@@ -223,10 +222,10 @@ extension Vault {
 }
 
 extension ItemRow {
-    var secretServiceItem: SecretServiceItem? {
-        guard let fields = secretService, let collection = SecretServiceNames.collection(ofService: service),
+    var attributedItem: AttributedItem? {
+        guard let fields = attributedFields, let collection = CollectionNames.collection(ofService: service),
               let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
-        return SecretServiceItem(
+        return AttributedItem(
             id: account, collection: collection, label: label ?? "", attributes: fields.attributes, contentType: fields.contentType,
             created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified), accessControl: accessControl)
     }

@@ -4,21 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// An item of the Secret Service view (SPEC D10): an ordinary vault item
+/// An item of a collection (SPEC D10): an ordinary vault item
 /// (``Vault/list(service:)`` shows it, under the service
-/// ``Vault/secretServiceService(ofCollection:)``) with lookup attributes and
-/// a content type, all sealed at rest (SPEC D9). Never its value.
-public struct SecretServiceItem: Sendable, Hashable {
-    /// Its identifier within the collection: 16 lowercase hex digits, usable
-    /// as a D-Bus object-path element, and the vault item's account.
+/// ``Vault/service(ofCollection:)``) with lookup attributes, found through
+/// their keyed hashes, and a content type, all sealed at rest (SPEC D9).
+/// Never its value.
+public struct AttributedItem: Sendable, Hashable {
+    /// Its identifier within the collection: 16 random lowercase hex
+    /// digits, and the vault item's account.
     public let id: String
-    /// The identifier of its ``SecretServiceCollection``.
+    /// The identifier of its ``ItemCollection``.
     public let collection: String
     /// Its label for people. Text from outside: escape it before showing it.
     public let label: String
     /// Its lookup attributes, any UTF-8 text; possibly empty.
     public let attributes: [String: String]
-    /// The Secret Service `content_type` of its value, e.g. `text/plain`.
+    /// The media type of its value, e.g. `text/plain`.
     public let contentType: String
     /// When it was created.
     public let created: Date
@@ -28,12 +29,12 @@ public struct SecretServiceItem: Sendable, Hashable {
     public let accessControl: AccessControl
 }
 
-extension SecretServiceItem {
+extension AttributedItem {
     /// Refuses what the vault's bounds refuse of a new item: a label too
     /// long, too many or too long attributes, a content type too long, a
     /// value over ``Vault/maximumValueSize``. For items kept in memory only
-    /// (the Secret Service's `session` collection), so that they meet the
-    /// same bounds as stored ones (SPEC D10). Never prompts.
+    /// (never written to the vault), so that they meet the same bounds as
+    /// stored ones (SPEC D10). Never prompts.
     ///
     /// Unlike a stored item's, their labels and attribute names may hold
     /// control characters: they are never written anywhere and are escaped
@@ -43,9 +44,9 @@ extension SecretServiceItem {
     ///
     /// - Throws: ``VaultError`` with `invalidArgument`, saying which part and why.
     public static func checkBounds(label: String, attributes: [String: String], contentType: String, value: SecretBytes) throws(VaultError) {
-        try SecretServiceNames.check(label: label, what: "item", asNames: false)
-        try SecretServiceNames.check(attributes: attributes, asNames: false)
-        try SecretServiceNames.check(contentType: contentType, asNames: false)
+        try CollectionNames.check(label: label, what: "item", asNames: false)
+        try CollectionNames.check(attributes: attributes, asNames: false)
+        try CollectionNames.check(contentType: contentType, asNames: false)
         try Vault.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
     }
 }

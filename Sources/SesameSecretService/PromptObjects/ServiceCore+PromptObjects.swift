@@ -14,7 +14,7 @@ extension ServiceCore {
         let caller = caller(of: request)
         var unlocked: [String] = []
         var locked: [SecretServiceItemID] = []
-        var collections: [PendingPrompt.Collection] = []
+        var collections: [PromptObject.Collection] = []
         var named = 0
         for path in paths {
             switch SecretObject(path: path) {
@@ -28,7 +28,7 @@ extension ServiceCore {
                 if lockedHere.isEmpty {
                     unlocked.append(SecretObject.collectionPath(id))
                 } else {
-                    collections.append(PendingPrompt.Collection(path: SecretObject.collectionPath(id), items: lockedHere))
+                    collections.append(PromptObject.Collection(path: SecretObject.collectionPath(id), items: lockedHere))
                     locked += lockedHere.filter { !locked.contains($0) }
                 }
             case .item(let id):
@@ -45,15 +45,15 @@ extension ServiceCore {
             }
         }
         guard !locked.isEmpty else { return [.objectPaths(unlocked), .objectPath("/")] }
-        try admitPrompt(for: request.sender)
-        nextPrompt += 1
-        prompts[nextPrompt] = PendingPrompt(owner: request.sender, ownerPID: request.senderPID, items: locked,
+        try admitPromptObject(for: request.sender)
+        nextPromptObject += 1
+        promptObjects[nextPromptObject] = PromptObject(owner: request.sender, ownerPID: request.senderPID, items: locked,
                                             collections: collections, alreadyUnlocked: unlocked)
-        return [.objectPaths(unlocked), .objectPath(SecretObject.promptPath(nextPrompt))]
+        return [.objectPaths(unlocked), .objectPath(SecretObject.promptObjectPath(nextPromptObject))]
     }
 
-    func promptMethod(_ request: DBusRequest, _ number: UInt64) throws -> DBusReply {
-        guard var prompt = prompts[number], prompt.owner == request.sender else {
+    func promptObjectMethod(_ request: DBusRequest, _ number: UInt64) throws -> DBusReply {
+        guard var prompt = promptObjects[number], prompt.owner == request.sender else {
             throw SecretServiceErrors.noSuchObject(request.path)
         }
         switch request.member {
@@ -61,17 +61,17 @@ extension ServiceCore {
             try expect(request, "Prompt", "s")
             guard !prompt.started else { throw DBusError.failed("the prompt is already running") }
             prompt.started = true
-            prompts[number] = prompt
+            promptObjects[number] = prompt
             // Completed must follow this reply on the bus, so the work starts once it is sent.
-            return DBusReply([], afterSending: { Task { await self.runPrompt(number) } })
+            return DBusReply([], afterSending: { Task { await self.runPromptObject(number) } })
         case "Dismiss":
             try expect(request, "Dismiss", "")
             prompt.dismissed = true
-            prompts[number] = prompt
+            promptObjects[number] = prompt
             if let task = prompt.task {
                 task.cancel()
             } else if !prompt.started {
-                prompts[number] = nil
+                promptObjects[number] = nil
                 let owner = prompt.owner
                 return DBusReply([], afterSending: { Task { await self.complete(number, owner: owner, dismissed: true, unlocked: []) } })
             }
@@ -81,10 +81,10 @@ extension ServiceCore {
         }
     }
 
-    private func runPrompt(_ number: UInt64) async {
-        guard let prompt = prompts[number] else { return }
+    private func runPromptObject(_ number: UInt64) async {
+        guard let prompt = promptObjects[number] else { return }
         if prompt.dismissed {
-            prompts[number] = nil
+            promptObjects[number] = nil
             complete(number, owner: prompt.owner, dismissed: true, unlocked: [])
             return
         }
@@ -94,11 +94,11 @@ extension ServiceCore {
         // The opening is the prompt's client's alone (SPEC D10).
         let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil)
         let task = Task { try await store.authenticate(items, reason: reason, for: caller) }
-        prompts[number]?.task = task
+        promptObjects[number]?.task = task
         let outcome = await task.result
         // Dismissed while running, or the client left: cancelled either way.
-        let cancelled = prompts[number]?.dismissed ?? true
-        prompts[number] = nil
+        let cancelled = promptObjects[number]?.dismissed ?? true
+        promptObjects[number] = nil
         switch outcome {
         case .success where !cancelled:
             var opened = prompt.alreadyUnlocked
@@ -122,7 +122,7 @@ extension ServiceCore {
 
     /// `Completed`, to the prompt's client alone: what it opened is no other client's business.
     func complete(_ number: UInt64, owner: String, dismissed: Bool, unlocked: [String]) {
-        emit(SecretObject.promptPath(number), Self.promptInterface, "Completed",
+        emit(SecretObject.promptObjectPath(number), Self.promptInterface, "Completed",
              [.boolean(dismissed), .variant(.objectPaths(unlocked))], to: owner)
     }
 
@@ -131,7 +131,7 @@ extension ServiceCore {
 
     /// "<program> wants to open "<label>", "<label>" and N more items",
     /// every outside text escaped.
-    private func promptReason(_ prompt: PendingPrompt) async -> String {
+    private func promptReason(_ prompt: PromptObject) async -> String {
         let program = ProcessExecutable.path(of: prompt.ownerPID).map { $0.escapingControlCharacters() }
             ?? "an unknown program (pid \(prompt.ownerPID))"
         var labels: [String] = []

@@ -21,8 +21,8 @@ struct CollectionRecord: Sendable {
         Envelope.associatedData(Labels.collectionRecord) { writer in writer.field(id) }
     }
 
-    var description: SecretServiceCollection {
-        SecretServiceCollection(id: id, label: label, created: Date(timeIntervalSince1970: created),
+    var description: ItemCollection {
+        ItemCollection(id: id, label: label, created: Date(timeIntervalSince1970: created),
                                 modified: Date(timeIntervalSince1970: modified))
     }
 

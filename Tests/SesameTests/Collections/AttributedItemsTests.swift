@@ -8,13 +8,13 @@ import Testing
 /// round trips, search semantics, replacement, and the keyed-hash index
 /// that keeps names and attributes sealed (SPEC D9).
 @Suite("Secret Service view: items, search and the attribute index (SPEC D9, D10)")
-struct SecretServiceItemsTests {
+struct AttributedItemsTests {
     static func text(_ value: SecretBytes) -> String { value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
     @discardableResult
     static func create(_ fixture: TestVault, in collection: String, _ label: String, _ attributes: [String: String],
                        value: String = "secret", replacing: Bool = false, accessControl: AccessControl = Vault.noAccessControl,
-                       context: AuthenticationContext? = nil) async throws -> SecretServiceItem {
+                       context: AuthenticationContext? = nil) async throws -> AttributedItem {
         try await fixture.vault.createItem(in: collection, label: label, attributes: attributes, value: SecretBytes(utf8: value),
                                            accessControl: accessControl, replacing: replacing, context: context)
     }
@@ -37,7 +37,7 @@ struct SecretServiceItemsTests {
         #expect(read.created == fixture.machine.clock.now())
         #expect(Self.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection.id, operationPrompt: "Read")) == "hunter2")
         // `sesame ls`/`get` see it under the collection's service.
-        let service = Vault.secretServiceService(ofCollection: collection.id)
+        let service = Vault.service(ofCollection: collection.id)
         #expect(try await fixture.vault.list().map(\.service) == [service])
         #expect(try await fixture.read(item.id, service: service) == "hunter2")
         // An item without attributes is allowed.
@@ -76,7 +76,7 @@ struct SecretServiceItemsTests {
         let b = try await Self.create(fixture, in: web.id, "b", ["service": "example.com", "user": "bob"])
         let c = try await Self.create(fixture, in: mail.id, "c", ["service": "example.com", "user": "ann"])
         // An ordinary item under the same service is not a Secret Service item.
-        try await fixture.add("plain", service: Vault.secretServiceService(ofCollection: web.id))
+        try await fixture.add("plain", service: Vault.service(ofCollection: web.id))
         func ids(_ attributes: [String: String], _ collection: String? = nil) async throws -> Set<String> {
             Set(try await fixture.vault.searchItems(attributes: attributes, inCollection: collection).map(\.id))
         }
@@ -155,14 +155,14 @@ struct SecretServiceItemsTests {
         let collection = try await fixture.vault.createCollection(label: "Web")
         let victim = try await Self.create(fixture, in: collection.id, "victim", ["user": "ann"])
         _ = try await Self.create(fixture, in: collection.id, "decoy", ["user": "bob"])
-        let rowID = try await fixture.vault.secretServiceRow(victim.id, inCollection: collection.id).id
+        let rowID = try await fixture.vault.attributedRow(victim.id, inCollection: collection.id).id
         let keyring = fixture.vault.keyring
         // The attacker files the victim under "user=bob" too.
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "INSERT INTO attribute_index (hash, item) VALUES (?, ?)",
                            arguments: [Data(keyring.indexHash("attribute", "user", "bob")), rowID])
         }
-        let found = try await fixture.vault.secretServiceSearch(AttributeIndex.Query(attributes: ["user": "bob"], collection: nil))
+        let found = try await fixture.vault.attributeSearch(AttributeIndex.Query(attributes: ["user": "bob"], collection: nil))
         #expect(found.opened == 2, "the forged entry made the victim a candidate")
         #expect(!found.rows.map(\.account).contains(victim.id))
         #expect(try await fixture.vault.searchItems(attributes: ["user": "bob"]).map(\.label) == ["decoy"])
@@ -176,7 +176,7 @@ struct SecretServiceItemsTests {
     }
 
     static func opened(_ fixture: TestVault, _ attributes: [String: String]) async throws -> Opened {
-        let found = try await fixture.vault.secretServiceSearch(AttributeIndex.Query(attributes: attributes, collection: nil))
+        let found = try await fixture.vault.attributeSearch(AttributeIndex.Query(attributes: attributes, collection: nil))
         return Opened(matched: found.rows.count, opened: found.opened)
     }
 
@@ -185,8 +185,8 @@ struct SecretServiceItemsTests {
     static func bulkCreate(_ fixture: TestVault, in collection: String, range: Range<Int>) async throws {
         var rows: [ItemRow] = []
         for n in range {
-            rows.append(try await fixture.vault.newSecretServiceRow(
-                SecretServiceNames.newIdentifier(), in: collection, label: "item \(n)",
+            rows.append(try await fixture.vault.newAttributedRow(
+                CollectionNames.newIdentifier(), in: collection, label: "item \(n)",
                 attributes: ["n": String(n), "group": String(n % 100), "kind": "bulk"], contentType: "text/plain",
                 value: SecretBytes(utf8: "value \(n)"), accessControl: Vault.noAccessControl, context: nil))
         }

@@ -5,11 +5,11 @@ import Foundation
 #endif
 import GRDB
 
-/// Reading and changing a Secret Service item (SPEC D10), and its "Locked"
-/// state: the item's access control, exactly as ``read(service:account:operationPrompt:context:)``
+/// Reading and changing an attributed item (SPEC D10), and whether reading
+/// it would prompt: the item's access control, exactly as ``read(service:account:operationPrompt:context:)``
 /// applies it (SPEC D1, D3, A6, A12).
 extension Vault {
-    /// Reads an item's value (the Secret Service `GetSecret`), authenticating
+    /// Reads an item's value, authenticating
     /// exactly as ``read(service:account:operationPrompt:context:)`` does.
     ///
     /// - Parameters:
@@ -22,13 +22,12 @@ extension Vault {
     public func secret(
         ofItem id: String, inCollection collection: String, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> SecretBytes {
-        let row = try await secretServiceRow(id, inCollection: collection)
+        let row = try await attributedRow(id, inCollection: collection)
         return try await read(service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
     /// Reads an item's value and description if `context` already
-    /// satisfies its access control (the Secret Service `GetSecrets` of an
-    /// unlocked item): one verified row read where ``needsAuthentication(item:inCollection:context:)``,
+    /// satisfies its access control: one verified row read where ``needsAuthentication(item:inCollection:context:)``,
     /// ``item(_:inCollection:)`` and ``secret(ofItem:inCollection:operationPrompt:context:)``
     /// would make four. Never prompts for a locked item: it returns `nil`.
     ///
@@ -43,11 +42,11 @@ extension Vault {
     ///   `nil` when reading would need the owner.
     /// - Throws: ``VaultError`` as ``secret(ofItem:inCollection:operationPrompt:context:)`` does.
     public func secretIfUnlocked(
-        ofItem id: String, inCollection collection: String, operationPrompt: (SecretServiceItem) -> String,
+        ofItem id: String, inCollection collection: String, operationPrompt: (AttributedItem) -> String,
         context: AuthenticationContext
-    ) async throws(VaultError) -> (item: SecretServiceItem, value: SecretBytes)? {
-        let row = try await secretServiceRow(id, inCollection: collection)
-        guard let item = row.secretServiceItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+    ) async throws(VaultError) -> (item: AttributedItem, value: SecretBytes)? {
+        let row = try await attributedRow(id, inCollection: collection)
+        guard let item = row.attributedItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         if await context.needsPrompt(for: item.accessControl, operation: .useItem) { return nil }
         let itemKey = try await unlockItemKey(row, operation: .useItem, prompt: operationPrompt(item), context: context)
         var plaintext = try open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
@@ -55,7 +54,7 @@ extension Vault {
         return (item, SecretBytes(plaintext))
     }
 
-    /// Replaces an item's value (the Secret Service `SetSecret`),
+    /// Replaces an item's value,
     /// authenticating as ``secret(ofItem:inCollection:operationPrompt:context:)`` does.
     ///
     /// - Parameters:
@@ -69,7 +68,7 @@ extension Vault {
         _ value: SecretBytes, ofItem id: String, inCollection collection: String, operationPrompt: String,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
-        let row = try await secretServiceRow(id, inCollection: collection)
+        let row = try await attributedRow(id, inCollection: collection)
         try await update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
@@ -90,8 +89,8 @@ extension Vault {
     public func setItemLabel(
         _ label: String, ofItem id: String, inCollection collection: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) {
-        try SecretServiceNames.check(label: label, what: "item")
-        try await changeSecretServiceItem(id, inCollection: collection, what: "its label", context: context) { row in row.label = label }
+        try CollectionNames.check(label: label, what: "item")
+        try await changeAttributedItem(id, inCollection: collection, what: "its label", context: context) { row in row.label = label }
     }
 
     /// Replaces an item's attributes, and its index entries with them.
@@ -108,14 +107,14 @@ extension Vault {
     public func setItemAttributes(
         _ attributes: [String: String], ofItem id: String, inCollection collection: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) {
-        try SecretServiceNames.check(attributes: attributes)
-        try await changeSecretServiceItem(id, inCollection: collection, what: "its attributes", context: context) { row in
-            row.secretService?.attributes = attributes
+        try CollectionNames.check(attributes: attributes)
+        try await changeAttributedItem(id, inCollection: collection, what: "its attributes", context: context) { row in
+            row.attributedFields?.attributes = attributes
         }
     }
 
-    /// Whether reading the item now would need the owner: the Secret Service
-    /// "Locked" property (SPEC D10). Never prompts, never counts an attempt,
+    /// Whether reading the item now would need the owner (SPEC D10: the item
+    /// is "locked"). Never prompts, never counts an attempt,
     /// never writes.
     ///
     /// `false` for an item without access control, and for one whose access
@@ -135,7 +134,7 @@ extension Vault {
     public func needsAuthentication(
         item id: String, inCollection collection: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> Bool {
-        let row = try await secretServiceRow(id, inCollection: collection)
+        let row = try await attributedRow(id, inCollection: collection)
         guard let accessControl = AccessControl(canonicalEncoding: row.accessControl) else {
             throw VaultError(.tampered, "\(row.name) has an unreadable access control")
         }
@@ -145,10 +144,10 @@ extension Vault {
 
     /// Applies `change` to the item's row and writes it re-MACed, only if no
     /// other process rewrote the row meanwhile (compare and swap).
-    private func changeSecretServiceItem(
+    private func changeAttributedItem(
         _ id: String, inCollection collection: String, what: String, context: AuthenticationContext?, _ change: (inout ItemRow) -> Void
     ) async throws(VaultError) {
-        let original = try await secretServiceRow(id, inCollection: collection)
+        let original = try await attributedRow(id, inCollection: collection)
         guard let accessControl = AccessControl(canonicalEncoding: original.accessControl) else {
             throw VaultError(.tampered, "\(original.name) has an unreadable access control")
         }
@@ -163,7 +162,7 @@ extension Vault {
         let keyring = keyring
         try await write { db in
             guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, keyring: keyring),
-                  current.isSameRevision(as: original), current.label == original.label, current.secretService == original.secretService
+                  current.isSameRevision(as: original), current.label == original.label, current.attributedFields == original.attributedFields
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted meanwhile; nothing was written") }
             try finished.replace(db, keyring: keyring)
         }

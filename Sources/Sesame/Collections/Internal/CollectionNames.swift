@@ -1,11 +1,13 @@
-/// How the Secret Service view is laid over ordinary items, and what it
-/// accepts from outside (SPEC D9, D10).
+/// How collections and attributed items are laid over ordinary items, and
+/// what they accept from outside (SPEC D9, D10).
 ///
 /// An item of collection `c` is the vault item of service
 /// `secret-service/c` and account its own identifier: both random, so no
 /// label or attribute is ever part of a name, a relabelled collection
 /// rewrites none of its items, and `sesame ls`/`get` reach every item.
-enum SecretServiceNames {
+enum CollectionNames {
+    /// Stored in every such row since format 7 (when the Secret Service was
+    /// these items' only client): changing it would orphan them.
     static let servicePrefix = "secret-service/"
 
     static let maximumAttributes = 128
@@ -21,7 +23,7 @@ enum SecretServiceNames {
     }
 
     /// A new collection or item identifier: 64 random bits as 16 lowercase
-    /// hex digits, an object-path element as D-Bus wants one.
+    /// hex digits: it names nothing, and fits any path or name built from it.
     static func newIdentifier() -> String {
         KeyDerivation.randomBytes(8).map { byte in
             let digits = Array("0123456789abcdef")

@@ -8,9 +8,9 @@ import Testing
 /// item's access control first, never prompting, and keeps it; relabelling
 /// a protected item needs the same.
 @Suite("Secret Service view: a replacement or relabel never lowers a protection (SPEC D10, D11)")
-struct SecretServiceReplacementTests {
+struct AttributedItemReplacementTests {
     /// The locked-item suite's setup: a test vault with one collection.
-    typealias Setup = SecretServiceLockedTests.Setup
+    typealias Setup = AttributedItemLockedTests.Setup
 
     @Test("D11: replacing a finger-protected item without its access control is interactionNotAllowed; it keeps its value and protection, and nothing is asked")
     func protectedItemIsKept() async throws {
@@ -100,21 +100,21 @@ struct SecretServiceReplacementTests {
 
 /// The replacement suite's steps on the shared setup: one item "Bank" whose
 /// attributes every replacement names.
-extension SecretServiceLockedTests.Setup {
+extension AttributedItemLockedTests.Setup {
     @discardableResult
     func create(_ value: String, _ accessControl: AccessControl = Vault.noAccessControl, replacing: Bool = false,
-                context: AuthenticationContext? = nil) async throws -> SecretServiceItem {
-        try await SecretServiceItemsTests.create(fixture, in: collection, "Bank", ["bank": "main"], value: value, replacing: replacing,
+                context: AuthenticationContext? = nil) async throws -> AttributedItem {
+        try await AttributedItemsTests.create(fixture, in: collection, "Bank", ["bank": "main"], value: value, replacing: replacing,
                                                  accessControl: accessControl, context: context)
     }
 
-    func onlyItem() async throws -> SecretServiceItem {
+    func onlyItem() async throws -> AttributedItem {
         let items = try await fixture.vault.items(inCollection: collection)
         try #require(items.count == 1, "\(items)")
         return items[0]
     }
 
-    func value(of item: SecretServiceItem, _ context: AuthenticationContext) async throws -> String {
-        SecretServiceItemsTests.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
+    func value(of item: AttributedItem, _ context: AuthenticationContext) async throws -> String {
+        AttributedItemsTests.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
     }
 }

@@ -5,18 +5,20 @@ import Musl
 #endif
 import Sesame
 
-/// The `session` collection (alias `session`): items that live in this
-/// process only, never written anywhere, never locked (API 0.2: "a
+/// The collection the API names `session` (alias `session`; its wire name
+/// only): items kept in memory until the service stops, never written
+/// anywhere, never locked (API 0.2: "a
 /// collection that is not stored on disk").
 ///
 /// Each item counts against the connection that created it (SPEC D10: every
 /// per-client resource is bounded) and against the collection's total, and
 /// meets the vault's bounds on labels, attributes, content types and value
 /// sizes, so the in-memory path is no way around them. An item outlives its
-/// client, as the API defines the collection (until the session ends):
+/// client, as the API defines the collection (until the login session, and so this
+/// service, ends):
 /// python-keyring stores on one connection and reads on the next. The total
 /// bounds what departed clients leave behind.
-actor SessionCollection {
+actor InMemoryCollection {
     static let id = "session"
     /// The most items one connection keeps here.
     static let maximumItemsPerClient = 256
@@ -33,8 +35,8 @@ actor SessionCollection {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var next = 0
-    private let created = SessionCollection.now()
-    private var modified = SessionCollection.now()
+    private let created = InMemoryCollection.now()
+    private var modified = InMemoryCollection.now()
 
     static func now() -> UInt64 {
         var spec = timespec()
@@ -108,7 +110,7 @@ actor SessionCollection {
     /// The vault's bounds: a label over 4 KiB, 999 attributes, a value over 16 MiB are refused here too.
     private static func check(label: String, attributes: [String: String], secret: SecretServiceSecret) throws {
         do {
-            try SecretServiceItem.checkBounds(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
+            try AttributedItem.checkBounds(label: label, attributes: attributes, contentType: secret.contentType, value: secret.value)
         } catch {
             throw SecretServiceStoreError.failed(error.message)
         }

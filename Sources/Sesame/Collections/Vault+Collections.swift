@@ -5,24 +5,17 @@ import Foundation
 #endif
 import GRDB
 
-/// The Secret Service view's collections and aliases (SPEC D10), stored
+/// Collections and their aliases (SPEC D10), stored
 /// sealed in the vault (SPEC D9). Nothing here prompts.
 extension Vault {
-    /// The alias every Secret Service client resolves first.
-    public static let defaultAlias = "default"
-
-    /// The label of the collection the `default` alias creates, as
-    /// gnome-keyring names its own.
-    public static let defaultCollectionLabel = "Login"
-
     /// The vault service that holds a collection's items:
-    /// `secret-service/` and the collection's identifier. `sesame ls` shows
+    /// `secret-service/` (the prefix is persisted) and the collection's identifier. `sesame ls` shows
     /// the items under it; their accounts are the items' identifiers.
     ///
     /// - Parameter id: The collection's identifier.
     /// - Returns: The service name.
-    public static func secretServiceService(ofCollection id: String) -> String {
-        SecretServiceNames.service(ofCollection: id)
+    public static func service(ofCollection id: String) -> String {
+        CollectionNames.service(ofCollection: id)
     }
 
     /// Every collection, sorted by label then identifier. Never prompts,
@@ -31,7 +24,7 @@ extension Vault {
     /// - Returns: The collections; none in a vault that never had one.
     /// - Throws: ``VaultError`` with `tampered` (a record was edited),
     ///   `damaged`, `ioError`.
-    public func collections() async throws(VaultError) -> [SecretServiceCollection] {
+    public func collections() async throws(VaultError) -> [ItemCollection] {
         let keyring = keyring
         let records = try await readDatabase { db in try CollectionRecord.fetchAll(db, keyring: keyring) }
         return records.map(\.description).sorted { ($0.label, $0.id) < ($1.label, $1.id) }
@@ -42,7 +35,7 @@ extension Vault {
     /// - Parameter id: Its identifier.
     /// - Returns: The collection.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
-    public func collection(_ id: String) async throws(VaultError) -> SecretServiceCollection {
+    public func collection(_ id: String) async throws(VaultError) -> ItemCollection {
         let keyring = keyring
         guard let record = try await readDatabase({ db in try CollectionRecord.fetch(db, id: id, keyring: keyring) }) else {
             throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\"")
@@ -59,11 +52,11 @@ extension Vault {
     /// - Returns: The new collection.
     /// - Throws: ``VaultError`` with `invalidName` (a control character),
     ///   `invalidArgument` (too long, an empty alias), `ioError`.
-    public func createCollection(label: String, alias: String? = nil) async throws(VaultError) -> SecretServiceCollection {
-        try SecretServiceNames.check(label: label, what: "collection")
-        if let alias { try SecretServiceNames.check(alias: alias) }
+    public func createCollection(label: String, alias: String? = nil) async throws(VaultError) -> ItemCollection {
+        try CollectionNames.check(label: label, what: "collection")
+        if let alias { try CollectionNames.check(alias: alias) }
         let now = authenticators.clock.now().timeIntervalSince1970
-        let record = CollectionRecord(id: SecretServiceNames.newIdentifier(), label: label, created: now, modified: now)
+        let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
         let keyring = keyring
         try await write { db in
             try record.save(db, keyring: keyring)
@@ -98,7 +91,7 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `invalidName`,
     ///   `invalidArgument`, `tampered`, `ioError`.
     public func setCollectionLabel(_ label: String, of id: String) async throws(VaultError) {
-        try SecretServiceNames.check(label: label, what: "collection")
+        try CollectionNames.check(label: label, what: "collection")
         let now = authenticators.clock.now().timeIntervalSince1970
         let keyring = keyring
         try await write { db in
@@ -111,28 +104,43 @@ extension Vault {
         }
     }
 
-    /// The collection an alias points to. Never prompts.
-    ///
-    /// `default` always resolves: when it points nowhere, a collection
-    /// labelled ``defaultCollectionLabel`` is created and the alias pointed
-    /// at it, as gnome-keyring creates its login keyring. That first
-    /// resolution is the only write; every other call only reads.
+    /// The collection an alias points to. Never prompts, never writes.
     ///
     /// - Parameter name: The alias.
     /// - Returns: The collection's identifier, or `nil` when the alias
-    ///   points nowhere (never for `default`).
+    ///   points nowhere (or at a collection since deleted).
     /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
     public func alias(named name: String) async throws(VaultError) -> String? {
         let keyring = keyring
-        let found = try await readDatabase { db -> String? in
+        return try await readDatabase { db -> String? in
             guard let id = try AliasRecord.fetch(db, name: name, keyring: keyring),
                   try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil else { return nil }
             return id
         }
-        guard found == nil, name == Self.defaultAlias else { return found }
+    }
+
+    /// The collection an alias points to, made and pointed at when it
+    /// points nowhere: an alias that must always resolve. Never prompts.
+    ///
+    /// Resolving an alias that points somewhere only reads. When it points
+    /// nowhere, a collection labelled `label` is created and the alias
+    /// pointed at it in one transaction; a collection another process
+    /// pointed it at meanwhile wins, so every process resolves it alike.
+    ///
+    /// - Parameters:
+    ///   - name: The alias; not empty, never a control character.
+    ///   - label: The label of the collection made for it, if one is.
+    /// - Returns: The collection's identifier.
+    /// - Throws: ``VaultError`` with `invalidName`, `invalidArgument`,
+    ///   `tampered`, `damaged`, `ioError`.
+    public func alias(named name: String, creatingCollectionLabelled label: String) async throws(VaultError) -> String {
+        if let found = try await alias(named: name) { return found }
+        try CollectionNames.check(alias: name)
+        try CollectionNames.check(label: label, what: "collection")
+        let keyring = keyring
         let now = authenticators.clock.now().timeIntervalSince1970
-        let record = CollectionRecord(id: SecretServiceNames.newIdentifier(), label: Self.defaultCollectionLabel, created: now, modified: now)
-        let chosen = Locked<String?>(nil)
+        let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
+        let chosen = Locked(record.id)
         try await write { db in
             // Another process may have made it meanwhile: its collection wins.
             if let id = try AliasRecord.fetch(db, name: name, keyring: keyring), try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil {
@@ -141,7 +149,6 @@ extension Vault {
             }
             try record.save(db, keyring: keyring)
             try AliasRecord.store(db, name: name, collection: record.id, keyring: keyring)
-            chosen.withLock { $0 = record.id }
         }
         return chosen.withLock { $0 }
     }
@@ -154,7 +161,7 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
     ///   `invalidName`, `invalidArgument`, `tampered`, `ioError`.
     public func setAlias(_ name: String, to collection: String?) async throws(VaultError) {
-        try SecretServiceNames.check(alias: name)
+        try CollectionNames.check(alias: name)
         let keyring = keyring
         try await write { db in
             if let collection, try CollectionRecord.fetch(db, id: collection, keyring: keyring) == nil {

@@ -1,7 +1,7 @@
-/// What a Secret Service item has beyond an ordinary item (SPEC D10): its
+/// What an attributed item has beyond an ordinary item (SPEC D10): its
 /// lookup attributes and content type, sealed with the row's other
 /// attributes (``SealedAttributes`` version 2) and covered by its MAC.
-struct SecretServiceFields: Sendable, Equatable {
+struct AttributedItemFields: Sendable, Equatable {
     var contentType: String
     var attributes: [String: String]
 
@@ -18,7 +18,7 @@ struct SecretServiceFields: Sendable, Equatable {
 
     /// Reads what ``write(into:)`` wrote; a repeated name means the bytes
     /// were not written by Sesame.
-    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> SecretServiceFields {
+    static func read(from reader: inout ByteReader) throws(ByteReaderError) -> AttributedItemFields {
         let contentType = String(decoding: try reader.field(), as: UTF8.self)
         let count = try reader.u32()
         // A count beyond the bytes left fails at the first short read: nothing is reserved from it.
@@ -28,6 +28,6 @@ struct SecretServiceFields: Sendable, Equatable {
             let value = String(decoding: try reader.field(), as: UTF8.self)
             guard attributes.updateValue(value, forKey: name) == nil else { throw ByteReaderError() }
         }
-        return SecretServiceFields(contentType: contentType, attributes: attributes)
+        return AttributedItemFields(contentType: contentType, attributes: attributes)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// Collections and aliases of the Secret Service view (SPEC D10), sealed
 /// records in a real vault file (SPEC D9), and what it refuses from outside.
 @Suite("Secret Service view: collections, aliases and hostile input (SPEC D9, D10)")
-struct SecretServiceCollectionsTests {
+struct CollectionsTests {
     @Test("SPEC D10: collections are created, listed, relabelled and keep a path-safe identifier")
     func lifecycle() async throws {
         let fixture = try await TestVault()
@@ -34,23 +34,23 @@ struct SecretServiceCollectionsTests {
         let doomed = try await fixture.vault.createCollection(label: "Doomed", alias: "work")
         let kept = try await fixture.vault.createCollection(label: "Kept")
         for n in 0..<3 {
-            try await SecretServiceItemsTests.create(fixture, in: doomed.id, "doomed \(n)", ["user": "ann", "n": String(n)])
+            try await AttributedItemsTests.create(fixture, in: doomed.id, "doomed \(n)", ["user": "ann", "n": String(n)])
         }
-        let survivor = try await SecretServiceItemsTests.create(fixture, in: kept.id, "survivor", ["user": "ann"])
+        let survivor = try await AttributedItemsTests.create(fixture, in: kept.id, "survivor", ["user": "ann"])
         try await fixture.add("ordinary")
-        let indexBefore = try SecretServiceItemsTests.indexRows(fixture)
+        let indexBefore = try AttributedItemsTests.indexRows(fixture)
         try await fixture.vault.deleteCollection(doomed.id)
         #expect(try await fixture.vault.collections() == [try await fixture.vault.collection(kept.id)])
         #expect(try await fixture.vault.searchItems(attributes: ["user": "ann"]).map(\.id) == [survivor.id])
         #expect(try await fixture.vault.list().map(\.account).sorted() == ["ordinary", survivor.id].sorted())
         // The survivor's entries only: "item", its collection and one attribute.
         #expect(indexBefore == 3 * 4 + 3)
-        #expect(try SecretServiceItemsTests.indexRows(fixture) == 3)
+        #expect(try AttributedItemsTests.indexRows(fixture) == 3)
         #expect(try await fixture.vault.alias(named: "work") == nil)
         #expect(await fixture.status { try await fixture.vault.deleteCollection(doomed.id) } == .itemNotFound)
     }
 
-    @Test("SPEC D10: aliases point at collections; `default` always resolves, creating \"Login\" once")
+    @Test("SPEC D10: aliases point at collections; an alias that must resolve makes its collection once")
     func aliases() async throws {
         let fixture = try await TestVault()
         let web = try await fixture.vault.createCollection(label: "Web")
@@ -61,16 +61,18 @@ struct SecretServiceCollectionsTests {
         #expect(try await fixture.vault.alias(named: "work") == nil)
         #expect(await fixture.status { try await fixture.vault.setAlias("work", to: "ffffffffffffffff") } == .itemNotFound)
 
-        let login = try #require(try await fixture.vault.alias(named: Vault.defaultAlias))
-        #expect(try await fixture.vault.collection(login).label == Vault.defaultCollectionLabel)
-        #expect(try await fixture.vault.alias(named: "default") == login, "resolved once, then stable")
+        #expect(try await fixture.vault.alias(named: "inbox") == nil, "a plain lookup never makes a collection")
+        let inbox = try await fixture.vault.alias(named: "inbox", creatingCollectionLabelled: "Inbox")
+        #expect(try await fixture.vault.collection(inbox).label == "Inbox")
+        #expect(try await fixture.vault.alias(named: "inbox", creatingCollectionLabelled: "Other") == inbox, "resolved once, then stable")
         #expect(try await fixture.vault.collections().count == 2)
-        try await fixture.vault.setAlias("default", to: web.id)
-        #expect(try await fixture.vault.alias(named: "default") == web.id)
-        // Its collection deleted, `default` makes a new one.
+        try await fixture.vault.setAlias("inbox", to: web.id)
+        #expect(try await fixture.vault.alias(named: "inbox", creatingCollectionLabelled: "Inbox") == web.id)
+        // Its collection deleted, the alias makes a new one.
         try await fixture.vault.deleteCollection(web.id)
-        let again = try #require(try await fixture.vault.alias(named: "default"))
-        #expect(again != web.id && again != login)
+        #expect(try await fixture.vault.alias(named: "inbox") == nil)
+        let again = try await fixture.vault.alias(named: "inbox", creatingCollectionLabelled: "Inbox")
+        #expect(again != web.id && again != inbox)
     }
 
     @Test("SPEC D9: names refuse control characters and oversize input with a clear error; values may hold anything")

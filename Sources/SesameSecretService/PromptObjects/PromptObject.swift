@@ -1,6 +1,9 @@
-/// An `Unlock` waiting for its owner: the items, who asked, and once
-/// `Prompt` is called, the authentication running for them.
-struct PendingPrompt: Sendable {
+/// A Secret Service prompt object (`/org/freedesktop/secrets/prompt/N`,
+/// interface `org.freedesktop.Secret.Prompt`): an `Unlock` waiting for its
+/// owner, the items, who asked, and once its `Prompt` method is called, the
+/// authentication running for them (what the owner is asked is the core's
+/// prompt; this object only names the items and starts it).
+struct PromptObject: Sendable {
     /// A collection the `Unlock` named, and its items that were locked.
     struct Collection: Sendable {
         let path: String

@@ -7,7 +7,7 @@ import Testing
 /// Completed signal are seen as a client sees them.
 @Suite("Secret Service: locked items, Unlock, Prompt, Completed, Dismiss", .serialized,
        .enabled(if: SecretServiceFixture.missing.isEmpty, SecretServiceFixture.missingNote))
-struct PromptTests {
+struct PromptObjectTests {
     /// Creates an item (locked when the store says so) and prints each step.
     static let flow = PythonClient.prelude + """
         mode = sys.argv[1]

@@ -5,9 +5,12 @@ import Foundation
 #endif
 import GRDB
 
-/// The `attribute_index` table (format 7, SPEC D9, D10): keyed hashes of a
-/// Secret Service item's attribute pairs, of its collection and of "is a
-/// Secret Service item", each mapped to the row's id.
+/// The `attribute_index` table (format 7, SPEC D9, D10): keyed hashes of an
+/// attributed item's attribute pairs, each mapped to the row's id. An item
+/// of a collection also has the hashes of its collection and of "is an
+/// attributed item"; an ordinary item with lookup attributes (a git
+/// credential) has the hash of its service instead: a collection's search
+/// never finds it, and a service's search never finds a collection's item.
 ///
 /// A search looks its terms up here (an index read per term) and opens only
 /// the rows every term names. The index is only a hint: its rows carry no
@@ -18,20 +21,33 @@ enum AttributeIndex {
     struct Query: Sendable {
         var attributes: [String: String]
         var collection: String?
+        /// An ordinary service's items instead of collections' (never both).
+        var service: String?
 
-        /// One hash per term; "is a Secret Service item" always, so an empty
-        /// query still reads the index, never the whole item table.
+        /// One hash per term; "is an attributed item" (or the service) always,
+        /// so an empty query still reads the index, never the whole item table.
         func hashes(keyring: Keyring) -> [[UInt8]] {
-            var hashes = [keyring.indexHash("item")]
-            if let collection { hashes.append(keyring.indexHash("collection", collection)) }
+            var hashes: [[UInt8]]
+            if let service {
+                hashes = [keyring.indexHash("service", service)]
+            } else {
+                hashes = [keyring.indexHash("item")]
+                if let collection { hashes.append(keyring.indexHash("collection", collection)) }
+            }
             for (name, value) in attributes { hashes.append(keyring.indexHash("attribute", name, value)) }
             return hashes
         }
 
         /// The check on the opened row that the index only suggested.
         func matches(_ row: ItemRow) -> Bool {
-            guard let fields = row.secretService, let rowCollection = SecretServiceNames.collection(ofService: row.service) else { return false }
-            if let collection, collection != rowCollection { return false }
+            guard let fields = row.attributedFields else { return false }
+            let rowCollection = CollectionNames.collection(ofService: row.service)
+            if let service {
+                guard rowCollection == nil, row.service == service else { return false }
+            } else {
+                guard let rowCollection else { return false }
+                if let collection, collection != rowCollection { return false }
+            }
             return attributes.allSatisfy { fields.attributes[$0.key] == $0.value }
         }
     }
@@ -45,13 +61,17 @@ enum AttributeIndex {
     }
 
     static func hashes(of row: ItemRow, keyring: Keyring) -> [[UInt8]] {
-        guard let fields = row.secretService, let collection = SecretServiceNames.collection(ofService: row.service) else { return [] }
+        guard let fields = row.attributedFields else { return [] }
+        guard let collection = CollectionNames.collection(ofService: row.service) else {
+            return Query(attributes: fields.attributes, service: row.service).hashes(keyring: keyring)
+        }
         return Query(attributes: fields.attributes, collection: collection).hashes(keyring: keyring)
     }
 
-    /// Indexes a Secret Service item just inserted; other rows have no entries.
+    /// Indexes an attributed item (of a collection or of a service) just
+    /// inserted; other rows have no entries.
     static func insert(_ row: ItemRow, _ db: Database, keyring: Keyring) throws {
-        guard row.table == "item", row.secretService != nil else { return }
+        guard row.table == "item", row.attributedFields != nil else { return }
         let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)")
         for hash in hashes(of: row, keyring: keyring) {
             try statement.execute(arguments: [Data(hash), row.id])
@@ -69,7 +89,7 @@ enum AttributeIndex {
     /// The narrowest term's range is read and each other term is probed
     /// per candidate on the primary key. Reading every term's range and
     /// grouping them (as this did) costs the size of the widest range, and
-    /// "is a Secret Service item" and a collection's term name every item
+    /// "is an attributed item" and a collection's term name every item
     /// of a one-collection vault: each search, lookup and replacing store
     /// read the whole index (measured with 10,000 items).
     static func candidates(_ db: Database, query: Query, keyring: Keyring) throws -> [Int64] {
@@ -122,7 +142,7 @@ enum AttributeIndex {
         return found
     }
 
-    /// Deletes every Secret Service item of `collection`, with its index
+    /// Deletes every attributed item of `collection`, with its index
     /// entries (the collection is being deleted). Each is opened first: an
     /// index row added by hand must not delete another collection's item.
     ///
