@@ -60,6 +60,53 @@ struct Machine {
     var reuseAvailable: Bool { true }
     #endif
 
+    /// `--vault`, else the user's vault (`$SESAME_VAULT`, else the
+    /// default); made absolute. The library's choice (`LinuxMachine`).
+    static func vaultPath(_ given: String?) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        #if os(Linux)
+        return LinuxMachine.vaultPath(given, environment: environment)
+        #else
+        // Not Linux: the core's default path, made absolute as on Linux.
+        let chosen = given ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? Vault.defaultPath(environment: environment)
+        return chosen.hasPrefix("/") ? chosen : FileManager.default.currentDirectoryPath + "/" + chosen
+        #endif
+    }
+
+    /// Opens the vault by one of its slots (the library's, with this
+    /// vault's passcode guard).
+    func openVault(at path: String, unlock: VaultUnlock) async throws(VaultError) -> Vault {
+        #if os(Linux)
+        try await linux.openVault(at: path, unlock: unlock)
+        #else
+        try await Vault.open(at: path, unlock: unlock, authenticators: authenticators)
+        #endif
+    }
+
+    /// Opens the vault by its device key, else by the passcode `passcode`
+    /// supplies (the library's order, `LinuxMachine.openVault(at:passcode:failure:)`).
+    func openVault(at path: String, passcode: () async throws(CommandFailure) -> SecretBytes) async throws(CommandFailure) -> Vault {
+        #if os(Linux)
+        try await linux.openVault(at: path, passcode: { (_: VaultError) async throws(CommandFailure) -> SecretBytes in
+            try await passcode()
+        }, failure: CommandFailure.init)
+        #else
+        // Not Linux: the same order on the core's device key file.
+        do throws(VaultError) {
+            return try await openVault(at: path, unlock: .device(keyStore: nil))
+        } catch where error.status == .locked {
+        } catch {
+            throw CommandFailure(error)
+        }
+        let passcode = try await passcode()
+        do throws(VaultError) {
+            return try await openVault(at: path, unlock: .passcode(passcode))
+        } catch {
+            throw CommandFailure(error)
+        }
+        #endif
+    }
+
     /// Ends the reuse window now (`sesame lock`), wherever it is kept.
     func endReuseWindow() async throws {
         #if os(Linux)

@@ -36,11 +36,7 @@ struct VaultOpeningOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let chosen = vaultPath ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Vault.defaultPath(environment: environment)
-        if chosen.hasPrefix("/") { return chosen }
-        return FileManager.default.currentDirectoryPath + "/" + chosen
+        Machine.vaultPath(vaultPath)
     }
 
     /// These options with the owner's at their defaults: the one

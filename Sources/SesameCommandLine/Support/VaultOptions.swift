@@ -57,7 +57,7 @@ struct VaultOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        VaultOpeningOptions.resolve(vaultPath)
+        Machine.vaultPath(vaultPath)
     }
 
     /// The machine's authenticators, prompting on the terminal unless
@@ -125,25 +125,20 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
-    /// the device key, falling back to the passcode when the vault has no
-    /// device slot or the device key file is missing. Wrong passcodes are
-    /// counted and delayed by the vault itself (SPEC E3, E5).
+    /// the library's order (`LinuxMachine.openVault(at:passcode:failure:)`):
+    /// the device key, else the passcode, asked only then. Wrong passcodes
+    /// are counted and delayed by the vault itself (SPEC E3, E5).
     func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.noVault(at: path)
         }
-        if passcodeFD == nil {
-            do throws(VaultError) {
-                return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
-            } catch where error.status == .locked {
-                // A passcode-only vault, or the device key file is gone: the
-                // passcode slot still opens it.
-            } catch {
-                throw CommandFailure(error)
-            }
+        guard passcodeFD == nil else {
+            return try await openPasscodeSlot(try await passcode(), machine: machine)
         }
-        return try await openPasscodeSlot(try await passcode(), machine: machine)
+        return try await machine.openVault(at: path) { () async throws(CommandFailure) -> SecretBytes in
+            try await passcode()
+        }
     }
 
     /// Opens the vault's passcode slot with `passcode`; the library counts
@@ -153,7 +148,7 @@ struct VaultOptions: ParsableArguments {
     ///   deleted or edited attempt record.
     func openPasscodeSlot(_ passcode: SecretBytes, machine: Machine) async throws(CommandFailure) -> Vault {
         do throws(VaultError) {
-            return try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: machine.authenticators)
+            return try await machine.openVault(at: path, unlock: .passcode(passcode))
         } catch {
             throw CommandFailure(error)
         }
