@@ -107,6 +107,30 @@ struct Machine {
         #endif
     }
 
+    /// Whether a new vault's passcode slot is bound to the TPM (the
+    /// library's choice, `LinuxMachine.bindsPasscode(ofNewVaultWith:)`).
+    func bindsPasscode(ofNewVaultWith deviceKey: DeviceKeys.Kind?) async -> Bool {
+        #if os(Linux)
+        await linux.bindsPasscode(ofNewVaultWith: deviceKey.map(DeviceKeyKind.init))
+        #else
+        false
+        #endif
+    }
+
+    /// Creates the vault as the library does (`LinuxMachine.createVault`).
+    func createVault(
+        at path: String, deviceKey: DeviceKeys.Kind?, passcode: SecretBytes, cost: ScryptCost, bindsPasscode: Bool
+    ) async throws(VaultError) -> (vault: Vault, recoveryKey: RecoveryKey?) {
+        #if os(Linux)
+        try await linux.createVault(at: path, deviceKey: deviceKey.map(DeviceKeyKind.init), passcode: passcode, cost: cost,
+                                    bindsPasscode: bindsPasscode)
+        #else
+        // Not Linux: the core's key file, no TPM.
+        try await Vault.create(at: path, slots: (deviceKey == nil ? [] : [.device()]) + [.passcode(passcode, cost: cost), .recovery],
+                               authenticators: authenticators)
+        #endif
+    }
+
     /// Ends the reuse window now (`sesame lock`), wherever it is kept.
     func endReuseWindow() async throws {
         #if os(Linux)
