@@ -70,7 +70,7 @@ struct AuthenticateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var machine = try Machine(pamService: pamService)
+        var machine = try LinuxMachine.command(pamService: pamService)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif

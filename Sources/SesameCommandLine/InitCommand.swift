@@ -10,6 +10,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame init`: creates the vault and shows its recovery key once.
 struct InitCommand: AsyncParsableCommand {
@@ -74,11 +77,12 @@ struct InitCommand: AsyncParsableCommand {
             let machine = try options.machine()
             let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path, machine: machine)
             // When the passcode is bound to the TPM is the library's choice.
-            let bindsPasscode = await machine.bindsPasscode(ofNewVaultWith: device)
+            let bindsPasscode = await DeviceKeys.bindsPasscode(machine, ofNewVaultWith: device)
             if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
-                created = try await machine.createVault(at: path, deviceKey: device, passcode: passcode, cost: cost, bindsPasscode: bindsPasscode)
+                created = try await DeviceKeys.createVault(machine, at: path, deviceKey: device, passcode: passcode, cost: cost,
+                                                           bindsPasscode: bindsPasscode)
             } catch {
                 throw CommandFailure(error)
             }
@@ -96,7 +100,7 @@ extension InitCommand {
     /// Where the new vault's device key lives, said on standard error. A
     /// key file already there is moved into the TPM by the library
     /// (`LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`).
-    func chooseDeviceKey(forVaultAt path: String, machine: Machine) async throws(CommandFailure) -> DeviceKeys.Kind {
+    func chooseDeviceKey(forVaultAt path: String, machine: LinuxMachine) async throws(CommandFailure) -> DeviceKeys.Kind {
         var kind = deviceKey ?? .tpm
         let unavailable = await DeviceKeys.tpmUnavailability(machine)
         if let unavailable, kind == .tpm {

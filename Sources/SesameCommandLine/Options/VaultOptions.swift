@@ -57,29 +57,28 @@ struct VaultOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        Machine.vaultPath(vaultPath)
+        LinuxMachine.vaultPath(vaultPath)
     }
 
     /// The machine's authenticators, prompting on the terminal unless
     /// `--no-interaction`.
-    func machine() throws -> Machine {
-        var machine = try Machine(pamService: pamService)
+    func machine() throws -> LinuxMachine {
+        var machine = try LinuxMachine.command(pamService: pamService)
         machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif
         if let passwordFD {
             let password = try SecretReader.read(descriptor: passwordFD, what: "the password", stripNewline: true)
-            let presenter = DescriptorPasswordPresenter(password: password, terminal: machine.authenticators.presenter)
-            machine.descriptorPassword = password
-            machine.descriptorPresenter = presenter
-            machine.authenticators.presenter = presenter
+            // The presenter holds the password: `descriptorPassword` and
+            // `descriptorPresenter` read it back from there.
+            machine.authenticators.presenter = DescriptorPasswordPresenter(password: password, terminal: machine.authenticators.presenter)
         }
         return machine
     }
 
     /// A context for item prompts, honouring `--no-interaction` and Ctrl-C.
-    func context(_ machine: Machine) -> AuthenticationContext {
+    func context(_ machine: LinuxMachine) -> AuthenticationContext {
         let context = AuthenticationContext(machine.authenticators)
         context.interactionNotAllowed = noInteraction
         context.reuseDuration = TimeInterval(reuse)
@@ -96,14 +95,14 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// An item's application password: from `--password-fd`, else asked.
-    func applicationPassword(_ machine: Machine) async throws(CommandFailure) -> SecretBytes {
+    func applicationPassword(_ machine: LinuxMachine) async throws(CommandFailure) -> SecretBytes {
         if let password = machine.descriptorPassword { return password }
         return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
     }
 
     /// Puts the application password on `context` when `control` needs one
     /// (an item's or a key's).
-    func supplyPassword(for control: AccessControl, machine: Machine, on context: AuthenticationContext) async throws {
+    func supplyPassword(for control: AccessControl, machine: LinuxMachine, on context: AuthenticationContext) async throws {
         guard control.flags.contains(.applicationPassword) else { return }
         let password = try await applicationPassword(machine)
         _ = context.setCredential(password, type: .applicationPassword)
@@ -128,7 +127,7 @@ struct VaultOptions: ParsableArguments {
     /// the library's order (`LinuxMachine.openVault(at:passcode:failure:)`):
     /// the device key, else the passcode, asked only then. Wrong passcodes
     /// are counted and delayed by the vault itself (SPEC E3, E5).
-    func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
+    func open(_ machine: LinuxMachine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.noVault(at: path)
@@ -136,9 +135,9 @@ struct VaultOptions: ParsableArguments {
         guard passcodeFD == nil else {
             return try await openPasscodeSlot(try await passcode(), machine: machine)
         }
-        return try await machine.openVault(at: path) { () async throws(CommandFailure) -> SecretBytes in
+        return try await machine.openVault(at: path, passcode: { (_: VaultError) async throws(CommandFailure) -> SecretBytes in
             try await passcode()
-        }
+        }, failure: CommandFailure.init)
     }
 
     /// Opens the vault's passcode slot with `passcode`; the library counts
@@ -146,7 +145,7 @@ struct VaultOptions: ParsableArguments {
     ///
     /// - Throws: ``CommandFailure``: 4 wrong passcode, 6 during a delay, 9 a
     ///   deleted or edited attempt record.
-    func openPasscodeSlot(_ passcode: SecretBytes, machine: Machine) async throws(CommandFailure) -> Vault {
+    func openPasscodeSlot(_ passcode: SecretBytes, machine: LinuxMachine) async throws(CommandFailure) -> Vault {
         do throws(VaultError) {
             return try await machine.openVault(at: path, unlock: .passcode(passcode))
         } catch {

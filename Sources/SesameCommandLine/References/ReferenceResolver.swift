@@ -1,5 +1,8 @@
 import Sesame
 import SesameSecretsInUse
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `read`, `inject` and `run`'s wiring of the library's
 /// `SecretReferenceResolver` (every item checked before any prompt, one
@@ -8,7 +11,7 @@ import SesameSecretsInUse
 /// the failures as exit codes.
 struct ReferenceResolver {
     let options: VaultOptions
-    let machine: Machine
+    let machine: LinuxMachine
     let vault: Vault
 
     /// Opens the vault (which may ask for its passcode).
@@ -23,7 +26,8 @@ struct ReferenceResolver {
     func requireExisting(_ references: [SecretReference], consequence: String) async throws {
         do throws(VaultError) {
             try await SecretReferenceResolver(vault: vault).requireExisting(references)
-        } catch where error.status == .itemNotFound {
+        } catch {
+            guard error.status == .itemNotFound else { throw error }
             throw CommandFailure(status: .notFound, message: "\(error.message); \(consequence)")
         }
     }
@@ -35,16 +39,21 @@ struct ReferenceResolver {
     ///   - reason: The prompt text for a list of item names.
     func read(_ references: [SecretReference], reason: ([String]) -> String) async throws -> [SecretReference: SecretBytes] {
         try await SecretReferenceResolver(vault: vault).read(references, context: options.context(machine), reason: reason,
-            applicationPassword: { (required: Bool) async throws(CommandFailure) -> SecretBytes? in
-                // A descriptor can be read once: the password serves every item that needs it.
-                guard required || options.passwordFD != nil else { return nil }
-                return try await options.applicationPassword(machine)
-            },
-            failure: { error in
-                if error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
-                    return CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
-                }
-                return CommandFailure(error)
-            })
+                                                             applicationPassword: applicationPassword(required:), failure: failure(_:))
+    }
+
+    /// A descriptor can be read once: the password serves every item that needs it.
+    private func applicationPassword(required: Bool) async throws(CommandFailure) -> SecretBytes? {
+        guard required || options.passwordFD != nil else { return nil }
+        return try await options.applicationPassword(machine)
+    }
+
+    /// A read's failure as its exit code; a login password from
+    /// `--password-fd` that PAM refused is an authentication failure.
+    private func failure(_ error: VaultError) -> CommandFailure {
+        if error.status == .userCanceled && machine.descriptorPresenter?.wasRejected == true {
+            return CommandFailure(status: .authenticationFailed, message: "the login password from --password-fd was not accepted")
+        }
+        return CommandFailure(error)
     }
 }

@@ -65,7 +65,7 @@ struct LinuxMachineNewVaultTests {
         let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
         try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
         await #expect(throws: VaultError(.invalidArgument, "")) {
             _ = try await machine.createVault(at: path, deviceKey: .file, passcode: passcode, cost: .testing)
         }
