@@ -64,9 +64,7 @@ struct AuthenticateCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
-            throw ValidationError("--reuse must be between 0 and 300 seconds")
-        }
+        try VaultOptions.validate(reuse: reuse)
     }
 
     func run() async throws {

@@ -35,12 +35,18 @@ struct VaultOptions: ParsableArguments {
     var reuse: Int = 0
 
     func validate() throws {
-        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
-            throw ValidationError("--reuse must be between 0 and 300 seconds")
-        }
+        try Self.validate(reuse: reuse)
         if let passwordFD, passwordFD < 0 { throw ValidationError("--password-fd must be an open file descriptor (0 or more)") }
         if let passcodeFD, passcodeFD == passwordFD {
             throw ValidationError("--passcode-fd and --password-fd must be different descriptors")
+        }
+    }
+
+    /// Refuses a `--reuse` outside 0…300 seconds (SPEC A6's longest window);
+    /// `sesame authenticate` checks its own the same way.
+    static func validate(reuse: Int) throws {
+        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
+            throw ValidationError("--reuse must be between 0 and 300 seconds")
         }
     }
 
@@ -53,12 +59,7 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// The vault file, made absolute so that messages name it unambiguously.
-    var path: String { Self.resolve(vaultPath) }
-
-    /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
-    static func resolve(_ vaultPath: String?) -> String {
-        LinuxMachine.vaultPath(vaultPath)
-    }
+    var path: String { opening.path }
 
     /// The machine's authenticators, prompting on the terminal unless
     /// `--no-interaction`.
