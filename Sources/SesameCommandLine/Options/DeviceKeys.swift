@@ -32,16 +32,6 @@ enum DeviceKeys {
         Vault.defaultDeviceKeyStore(forVaultAt: vault, sealer: machine.authenticators.deviceKeySealer)
     }
 
-    /// The store of `kind` for the vault, whether or not the key is there yet.
-    static func store(_ machine: LinuxMachine, _ kind: Kind, forVaultAt vault: String) -> any DeviceKeyStore {
-        #if os(Linux)
-        machine.deviceKeyStore(DeviceKeyKind(kind), forVaultAt: vault)
-        #else
-        // Not Linux (the CLI only has to build there): the core's own choice, the key file.
-        Vault.defaultDeviceKeyStore(forVaultAt: vault)
-        #endif
-    }
-
     /// The vault passcode's guard (the library's): new slots are bound when
     /// `binds`, else when the passcode was bound before or the key is sealed.
     static func passcodeGuard(_ machine: LinuxMachine, forVaultAt vault: String, binds: Bool? = nil) -> (any PasscodeGuard)? {
