@@ -64,13 +64,11 @@ struct AuthenticateCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
-            throw ValidationError("--reuse must be between 0 and 300 seconds")
-        }
+        try VaultOptions.validate(reuse: reuse)
     }
 
     func run() async throws {
-        var machine = try Machine(pamService: pamService)
+        var machine = try LinuxMachine.command(pamService: pamService)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif

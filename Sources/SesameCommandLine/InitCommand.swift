@@ -10,6 +10,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame init`: creates the vault and shows its recovery key once.
 struct InitCommand: AsyncParsableCommand {
@@ -71,19 +74,15 @@ struct InitCommand: AsyncParsableCommand {
                     throw CommandFailure(status: .usage, message: "the passcodes differ; nothing was created")
                 }
             }
-            var machine = try options.machine()
+            let machine = try options.machine()
             let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path, machine: machine)
-            let slots: [KeySlot] = (device.map { [.device(keyStore: $0.store)] } ?? []) + [.passcode(passcode, cost: cost), .recovery]
-            // The passcode is bound to the TPM whenever the device key is, and
-            // for a passcode-only vault whenever a TPM answers: that is where
-            // offline guessing matters most.
-            let bindsPasscode = passcodeOnly ? await DeviceKeys.tpmUnavailability(machine) == nil : device?.kind == .tpm
-            machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path, binds: bindsPasscode)
+            // When the passcode is bound to the TPM is the library's choice.
+            let bindsPasscode = await DeviceKeys.bindsPasscode(machine, ofNewVaultWith: device)
             if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
-            // The vault keeps its passcode's attempt record itself, from its first moment.
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
-                created = try await Vault.create(at: path, slots: slots, authenticators: machine.authenticators)
+                created = try await DeviceKeys.createVault(machine, at: path, deviceKey: device, passcode: passcode, cost: cost,
+                                                           bindsPasscode: bindsPasscode)
             } catch {
                 throw CommandFailure(error)
             }
@@ -98,11 +97,10 @@ struct InitCommand: AsyncParsableCommand {
 }
 
 extension InitCommand {
-    /// The store for the new vault's device key, said on standard error.
-    /// A key file already there (shared with another vault or feature
-    /// protection) is moved into the TPM rather than replaced, so what it
-    /// protects stays valid.
-    func chooseDeviceKey(forVaultAt path: String, machine: Machine) async throws(CommandFailure) -> (store: any DeviceKeyStore, kind: DeviceKeys.Kind) {
+    /// Where the new vault's device key lives, said on standard error. A
+    /// key file already there is moved into the TPM by the library
+    /// (`LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`).
+    func chooseDeviceKey(forVaultAt path: String, machine: LinuxMachine) async throws(CommandFailure) -> DeviceKeys.Kind {
         var kind = deviceKey ?? .tpm
         let unavailable = await DeviceKeys.tpmUnavailability(machine)
         if let unavailable, kind == .tpm {
@@ -112,15 +110,11 @@ extension InitCommand {
             kind = .file
             StandardError.write("sesame: no TPM answers (\(unavailable)); the device key is a file\n")
         }
-        if kind == .tpm && DeviceKeys.kind(machine, forVaultAt: path) == .file
-            && FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)) {
-            try await DeviceKeys.move(machine, to: .tpm, forVaultAt: path)
-        }
         if kind == .file && DeviceKeys.kind(machine, forVaultAt: path) == .tpm {
             throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
         }
         StandardError.write("sesame: the device key is \(DeviceKeys.describe(machine, kind, forVaultAt: path))\n")
-        return (DeviceKeys.store(machine, kind, forVaultAt: path), kind)
+        return kind
     }
 }
 

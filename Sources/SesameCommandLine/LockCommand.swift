@@ -5,6 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame lock`: ends the fingerprint reuse window now, so the next command
 /// prompts even with `--reuse`. Idempotent; never prompts.
@@ -17,10 +20,10 @@ struct LockCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let machine = try Machine(pamService: "sesame")
-        if !machine.reuseAvailable {
+        let machine = try LinuxMachine.command(pamService: "sesame")
+        if !machine.reuseWindow.available {
             // Nothing can be open where nothing can be kept.
-            StandardError.write("sesame: no reuse window to end; the window is \(machine.reuseLocation)\n")
+            StandardError.write("sesame: no reuse window to end; the window is \(machine.reuseWindow.location)\n")
         }
         do {
             try await machine.endReuseWindow()

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame put NAME`: stores the value read from standard input.
 struct PutCommand: AsyncParsableCommand {
@@ -59,19 +62,31 @@ struct PutCommand: AsyncParsableCommand {
             guard !value.isEmpty else { throw CommandFailure(status: .usage, message: "the value is empty; nothing was stored") }
             let context = options.context(machine)
             try await options.supplyPassword(for: control, machine: machine, on: context)
-            if replace, try await vault.contains(service: item.service, account: item.name) {
-                try await vault.update(value, service: item.service, account: item.name,
-                                       operationPrompt: "Replace \(item.name)", context: context)
-                return
-            }
-            do {
-                try await vault.add(value, service: item.service, account: item.name, label: label,
-                                    accessibility: accessibility.value, accessControl: control, context: context)
-            } catch VaultError.duplicateItem {
-                throw CommandFailure(status: .failure, message: "\(item.name) already exists in service \(item.service); use --replace")
-            }
-            AccessWarning.report(await AccessWarning.text(for: control, what: item.name, machine: machine))
+            try await Self.store(value, service: item.service, name: item.name, label: label, accessibility: accessibility.value,
+                                 accessControl: control, replace: replace, in: vault, context: context, machine: machine)
         }
+    }
+
+    /// Stores `value` as NAME in `service`: with `replace`, over the item
+    /// there (which keeps its access control); otherwise a new item, or exit 1
+    /// when one exists. A new item's access control is warned about when the
+    /// machine cannot satisfy it. `put` and `otp add` store alike.
+    static func store(
+        _ value: SecretBytes, service: String, name: String, label: String?, accessibility: ItemAccessibility,
+        accessControl control: AccessControl, replace: Bool, in vault: Vault, context: AuthenticationContext, machine: LinuxMachine
+    ) async throws {
+        if replace, try await vault.contains(service: service, account: name) {
+            try await vault.update(value, service: service, account: name, operationPrompt: "Replace \(name)", context: context)
+            return
+        }
+        do throws(VaultError) {
+            try await vault.add(value, service: service, account: name, label: label,
+                                accessibility: accessibility, accessControl: control, context: context)
+        } catch {
+            guard error.status == .duplicateItem else { throw error }
+            throw CommandFailure(status: .failure, message: "\(name) already exists in service \(service); use --replace")
+        }
+        AccessWarning.report(await AccessWarning.text(for: control, what: name, machine: machine))
     }
 
     /// Standard input as is; asked on the terminal, masked, when standard

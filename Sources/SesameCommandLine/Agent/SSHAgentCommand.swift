@@ -70,7 +70,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let environment = ProcessInfo.processInfo.environment
-            let path = socket.map { VaultOptions.resolve($0) } ?? Self.defaultSocket(environment: environment)
+            let path = socket.map { VaultOpeningOptions.resolve($0) } ?? Self.defaultSocket(environment: environment)
             if printEnv {
                 try await AgentLauncher.printEnvironment(socketPath: path, arguments: Array(CommandLine.arguments.dropFirst()))
                 return

@@ -33,8 +33,8 @@ struct Doctor: Sendable {
     // MARK: The vault and the readers
 
     private func machineChecks() async -> [DoctorCheck] {
-        let machine: Machine
-        do { machine = try Machine(pamService: pamService) } catch {
+        let machine: LinuxMachine
+        do { machine = try LinuxMachine.command(pamService: pamService) } catch {
             return [DoctorCheck("vault", .failed, "the machine's backends could not be set up: \(error)")]
         }
         let report = await StatusReport.gather(machine: machine, vaultPath: vaultPath)

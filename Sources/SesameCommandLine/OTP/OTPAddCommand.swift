@@ -52,19 +52,10 @@ struct OTPAddCommand: AsyncParsableCommand {
             let vault = try await options.open(machine)
             let context = options.context(machine)
             try await options.supplyPassword(for: control, machine: machine, on: context)
-            if replace, try await vault.contains(service: item.service, account: item.name) {
-                try await vault.update(password.uri, service: item.service, account: item.name,
-                                       operationPrompt: "Replace \(item.name)", context: context)
-                return
-            }
-            do {
-                try await vault.add(password.uri, service: item.service, account: item.name,
-                                    label: password.label.isEmpty ? nil : password.label,
-                                    accessibility: accessibility.value, accessControl: control, context: context)
-            } catch VaultError.duplicateItem {
-                throw CommandFailure(status: .failure, message: "\(item.name) already exists in service \(item.service); use --replace")
-            }
-            AccessWarning.report(await AccessWarning.text(for: control, what: item.name, machine: machine))
+            // Stored as `put` stores a value: the URI is the item's value.
+            try await PutCommand.store(password.uri, service: item.service, name: item.name,
+                                       label: password.label.isEmpty ? nil : password.label, accessibility: accessibility.value,
+                                       accessControl: control, replace: replace, in: vault, context: context, machine: machine)
         }
     }
 

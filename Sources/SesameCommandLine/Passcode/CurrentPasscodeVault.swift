@@ -4,12 +4,15 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// A vault opened with its current passcode, for the commands that change
 /// or remove that passcode: the entry counts as an attempt (SPEC E3).
 struct CurrentPasscodeVault {
     let path: String
-    let machine: Machine
+    let machine: LinuxMachine
     let vault: Vault
 
     /// Asks for the current passcode (or reads `--passcode-fd`) and opens

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// Opening by the device slot alone, for commands that must not take the
 /// passcode as the way in.
@@ -16,7 +19,7 @@ enum DeviceSlot {
     ///   - forWhat: The command, for the message.
     /// - Returns: The unlocked vault.
     /// - Throws: ``CommandFailure``; 7 when the vault has no device slot or the key file is missing.
-    static func open(_ options: VaultOptions, machine: Machine, forWhat: String) async throws(CommandFailure) -> Vault {
+    static func open(_ options: VaultOptions, machine: LinuxMachine, forWhat: String) async throws(CommandFailure) -> Vault {
         let path = options.path
         do throws(VaultError) {
             return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)

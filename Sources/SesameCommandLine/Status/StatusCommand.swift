@@ -5,6 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame status`: every authenticator's state on this machine. Never prompts.
 struct StatusCommand: AsyncParsableCommand {
@@ -27,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
     var vaultPath: String?
 
     func run() async throws {
-        let report = await StatusReport.gather(machine: try Machine(pamService: pamService), vaultPath: VaultOptions.resolve(vaultPath))
+        let report = await StatusReport.gather(machine: try LinuxMachine.command(pamService: pamService), vaultPath: VaultOpeningOptions.resolve(vaultPath))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 extension StatusReport {
     /// The vault, as far as it can be told without unlocking it.
@@ -52,7 +55,7 @@ extension StatusReport {
         }
     }
 
-    static func vaultSection(at path: String, machine: Machine) async -> VaultSection {
+    static func vaultSection(at path: String, machine: LinuxMachine) async -> VaultSection {
         var section = VaultSection(path: path, exists: FileManager.default.fileExists(atPath: path))
         guard section.exists else { return section }
         do throws(VaultError) {
@@ -72,9 +75,9 @@ extension StatusReport {
 
     /// - Parameter fingerprintReady: An evaluation reuses only when the
     ///   reader is usable, so a window is never shown open without it.
-    static func reuseSection(_ machine: Machine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
-        var section = ReuseSection(store: machine.reuseLocation, available: machine.reuseAvailable, open: false)
-        guard machine.reuseAvailable, let store = machine.authenticators.reuseWindow else { return section }
+    static func reuseSection(_ machine: LinuxMachine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
+        var section = ReuseSection(store: machine.reuseWindow.location, available: machine.reuseWindow.available, open: false)
+        guard machine.reuseWindow.available, let store = machine.authenticators.reuseWindow else { return section }
         do {
             if let entry = try await store.lastSuccess(), entry.elapsed >= 0 {
                 section.lastMatchSecondsAgo = Int(entry.elapsed.rounded(.down))

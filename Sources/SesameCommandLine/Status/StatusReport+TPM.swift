@@ -19,7 +19,7 @@ extension StatusReport {
         var lockedOut: Bool?
     }
 
-    static func tpmSection(_ machine: Machine) async -> TPMSection {
+    static func tpmSection(_ machine: LinuxMachine) async -> TPMSection {
         var section = TPMSection(tcti: DeviceKeys.tcti(machine), available: false)
         #if os(Linux)
         // `sesame status` diagnoses the TPM: it asks it directly for its lockout state.

@@ -4,6 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// What `sesame status` reports; encoded as is for `--json`.
 struct StatusReport: Encodable {
@@ -42,7 +45,7 @@ struct StatusReport: Encodable {
     var reuse: ReuseSection
     var tpm: TPMSection
 
-    static func gather(machine: Machine, vaultPath: String) async -> StatusReport {
+    static func gather(machine: LinuxMachine, vaultPath: String) async -> StatusReport {
         let authenticators = machine.authenticators
         let context = AuthenticationContext(authenticators)
 

@@ -12,8 +12,20 @@ extension LinuxMachine {
     ///
     /// - Returns: The vault file.
     public func defaultVaultPath() -> String {
-        let chosen = environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? Vault.defaultPath(environment: environment)
-        return absolute(chosen)
+        Self.vaultPath(nil, environment: environment)
+    }
+
+    /// The vault file a command names, or the user's vault when it names
+    /// none (`SESAME_VAULT` when set, else `Vault.defaultPath(environment:)`);
+    /// made absolute, so that messages name it unambiguously. Needs no
+    /// machine: a path is chosen before anything is opened.
+    ///
+    /// - Parameters:
+    ///   - path: The vault file given, or `nil`.
+    ///   - environment: Where `SESAME_VAULT` and the data directories are read.
+    /// - Returns: The vault file.
+    public static func vaultPath(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        absolute(path ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? Vault.defaultPath(environment: environment))
     }
 
     /// The store the vault's device key is in now: sealed to the TPM
@@ -64,7 +76,7 @@ extension LinuxMachine {
     /// - Returns: The open vault.
     /// - Throws: `VaultError`, as `Vault.open(at:unlock:authenticators:)`.
     public func openVault(at path: String? = nil, unlock: VaultUnlock) async throws(VaultError) -> Vault {
-        let path = path.map(absolute) ?? defaultVaultPath()
+        let path = path.map(Self.absolute) ?? defaultVaultPath()
         return try await Vault.open(at: path, unlock: unlock, authenticators: authenticators(forVaultAt: path))
     }
 
@@ -78,22 +90,57 @@ extension LinuxMachine {
     /// - Throws: `VaultError`; `interactionNotAllowed` when the passcode is
     ///   needed and there is no presenter, `userCanceled` when it is cancelled.
     public func openVault(at path: String? = nil) async throws(VaultError) -> Vault {
-        let path = path.map(absolute) ?? defaultVaultPath()
+        let presenter = authenticators.presenter
+        return try await openVault(at: path, passcode: { (locked) async throws(VaultError) -> SecretBytes in
+            guard let presenter else {
+                throw VaultError(.interactionNotAllowed, "The vault passcode is needed (\(locked.message)), but there is no terminal to ask on")
+            }
+            switch await presenter.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Vault passcode")) {
+            case .entered(let passcode): return passcode
+            case .cancelled: throw VaultError(.userCanceled, "The vault passcode was not entered")
+            }
+        }, failure: { $0 })
+    }
+
+    /// Opens the vault by the device key it has and, only when that cannot
+    /// open it (a passcode-only vault, a key file gone, a TPM that refuses
+    /// the key), by the passcode `passcode` supplies: one order for
+    /// `sesame` and every app, whoever asks the owner. Wrong passcodes are
+    /// counted and delayed by the vault itself (SPEC E3, E5).
+    ///
+    /// - Parameters:
+    ///   - path: The vault file; ``defaultVaultPath()`` when `nil`.
+    ///   - passcode: Supplies the vault passcode, given why the device key
+    ///     did not open the vault; called at most once, and never when the
+    ///     device key opens it.
+    ///   - failure: Turns the vault's error into the caller's.
+    /// - Returns: The open vault.
+    /// - Throws: What `passcode` throws, unchanged, or the vault's
+    ///   `VaultError` through `failure`.
+    public func openVault<Failure: Error>(
+        at path: String? = nil,
+        passcode: (_ locked: VaultError) async throws(Failure) -> SecretBytes,
+        failure: (VaultError) -> Failure
+    ) async throws(Failure) -> Vault {
+        let path = path.map(Self.absolute) ?? defaultVaultPath()
+        let locked: VaultError
         do throws(VaultError) {
             return try await openVault(at: path, unlock: .device(keyStore: nil))
         } catch where error.status == .locked {
             // The passcode slot still opens it.
-            guard let presenter = authenticators.presenter else {
-                throw VaultError(.interactionNotAllowed, "The vault passcode is needed (\(error.message)), but there is no terminal to ask on")
-            }
-            switch await presenter.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Vault passcode")) {
-            case .entered(let passcode): return try await openVault(at: path, unlock: .passcode(passcode))
-            case .cancelled: throw VaultError(.userCanceled, "The vault passcode was not entered")
-            }
+            locked = error
+        } catch {
+            throw failure(error)
+        }
+        let passcode = try await passcode(locked)
+        do throws(VaultError) {
+            return try await openVault(at: path, unlock: .passcode(passcode))
+        } catch {
+            throw failure(error)
         }
     }
 
-    private func absolute(_ path: String) -> String {
+    private static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }

@@ -1,4 +1,7 @@
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// The warning for an item or key stored under an access control that
 /// nothing on this machine can satisfy now: the store succeeds (a reader or
@@ -10,7 +13,7 @@ enum AccessWarning {
     ///   - control: The access control the item or key was stored under.
     ///   - what: The item or key, as the owner named it.
     ///   - machine: This machine.
-    static func text(for control: AccessControl, what: String, machine: Machine) async -> String? {
+    static func text(for control: AccessControl, what: String, machine: LinuxMachine) async -> String? {
         guard let reason = await control.unsatisfiableReason(on: machine.authenticators) else { return nil }
         return "\(what) is stored, but its access (\(AccessArgument.describe(control))) cannot be given here: \(reason). "
             + "Reading it fails until then; `sesame doctor` says what to set up"

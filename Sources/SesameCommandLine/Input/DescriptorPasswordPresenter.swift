@@ -10,7 +10,8 @@ import Sesame
 /// costs one counted failure rather than the three a person gets, and
 /// ``wasRejected`` lets the command report it as an authentication failure.
 final class DescriptorPasswordPresenter: PromptPresenter {
-    private let password: SecretBytes
+    /// The password read from the descriptor.
+    let password: SecretBytes
     private let terminal: (any PromptPresenter)?
     private let offered = Locked(false)
     private let rejected = Locked(false)

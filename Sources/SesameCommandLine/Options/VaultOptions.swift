@@ -35,12 +35,18 @@ struct VaultOptions: ParsableArguments {
     var reuse: Int = 0
 
     func validate() throws {
-        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
-            throw ValidationError("--reuse must be between 0 and 300 seconds")
-        }
+        try Self.validate(reuse: reuse)
         if let passwordFD, passwordFD < 0 { throw ValidationError("--password-fd must be an open file descriptor (0 or more)") }
         if let passcodeFD, passcodeFD == passwordFD {
             throw ValidationError("--passcode-fd and --password-fd must be different descriptors")
+        }
+    }
+
+    /// Refuses a `--reuse` outside 0…300 seconds (SPEC A6's longest window);
+    /// `sesame authenticate` checks its own the same way.
+    static func validate(reuse: Int) throws {
+        guard (0...Int(AuthenticationContext.maximumReuseDuration)).contains(reuse) else {
+            throw ValidationError("--reuse must be between 0 and 300 seconds")
         }
     }
 
@@ -53,33 +59,27 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// The vault file, made absolute so that messages name it unambiguously.
-    var path: String { Self.resolve(vaultPath) }
-
-    /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
-    static func resolve(_ vaultPath: String?) -> String {
-        VaultOpeningOptions.resolve(vaultPath)
-    }
+    var path: String { opening.path }
 
     /// The machine's authenticators, prompting on the terminal unless
     /// `--no-interaction`.
-    func machine() throws -> Machine {
-        var machine = try Machine(pamService: pamService)
+    func machine() throws -> LinuxMachine {
+        var machine = try LinuxMachine.command(pamService: pamService)
         machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path)
         #if os(Linux)
         if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
         #endif
         if let passwordFD {
             let password = try SecretReader.read(descriptor: passwordFD, what: "the password", stripNewline: true)
-            let presenter = DescriptorPasswordPresenter(password: password, terminal: machine.authenticators.presenter)
-            machine.descriptorPassword = password
-            machine.descriptorPresenter = presenter
-            machine.authenticators.presenter = presenter
+            // The presenter holds the password: `descriptorPassword` and
+            // `descriptorPresenter` read it back from there.
+            machine.authenticators.presenter = DescriptorPasswordPresenter(password: password, terminal: machine.authenticators.presenter)
         }
         return machine
     }
 
     /// A context for item prompts, honouring `--no-interaction` and Ctrl-C.
-    func context(_ machine: Machine) -> AuthenticationContext {
+    func context(_ machine: LinuxMachine) -> AuthenticationContext {
         let context = AuthenticationContext(machine.authenticators)
         context.interactionNotAllowed = noInteraction
         context.reuseDuration = TimeInterval(reuse)
@@ -96,14 +96,14 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// An item's application password: from `--password-fd`, else asked.
-    func applicationPassword(_ machine: Machine) async throws(CommandFailure) -> SecretBytes {
+    func applicationPassword(_ machine: LinuxMachine) async throws(CommandFailure) -> SecretBytes {
         if let password = machine.descriptorPassword { return password }
         return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
     }
 
     /// Puts the application password on `context` when `control` needs one
     /// (an item's or a key's).
-    func supplyPassword(for control: AccessControl, machine: Machine, on context: AuthenticationContext) async throws {
+    func supplyPassword(for control: AccessControl, machine: LinuxMachine, on context: AuthenticationContext) async throws {
         guard control.flags.contains(.applicationPassword) else { return }
         let password = try await applicationPassword(machine)
         _ = context.setCredential(password, type: .applicationPassword)
@@ -125,25 +125,20 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
-    /// the device key, falling back to the passcode when the vault has no
-    /// device slot or the device key file is missing. Wrong passcodes are
-    /// counted and delayed by the vault itself (SPEC E3, E5).
-    func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
+    /// the library's order (`LinuxMachine.openVault(at:passcode:failure:)`):
+    /// the device key, else the passcode, asked only then. Wrong passcodes
+    /// are counted and delayed by the vault itself (SPEC E3, E5).
+    func open(_ machine: LinuxMachine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.noVault(at: path)
         }
-        if passcodeFD == nil {
-            do throws(VaultError) {
-                return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
-            } catch where error.status == .locked {
-                // A passcode-only vault, or the device key file is gone: the
-                // passcode slot still opens it.
-            } catch {
-                throw CommandFailure(error)
-            }
+        guard passcodeFD == nil else {
+            return try await openPasscodeSlot(try await passcode(), machine: machine)
         }
-        return try await openPasscodeSlot(try await passcode(), machine: machine)
+        return try await machine.openVault(at: path, passcode: { (_: VaultError) async throws(CommandFailure) -> SecretBytes in
+            try await passcode()
+        }, failure: CommandFailure.init)
     }
 
     /// Opens the vault's passcode slot with `passcode`; the library counts
@@ -151,9 +146,9 @@ struct VaultOptions: ParsableArguments {
     ///
     /// - Throws: ``CommandFailure``: 4 wrong passcode, 6 during a delay, 9 a
     ///   deleted or edited attempt record.
-    func openPasscodeSlot(_ passcode: SecretBytes, machine: Machine) async throws(CommandFailure) -> Vault {
+    func openPasscodeSlot(_ passcode: SecretBytes, machine: LinuxMachine) async throws(CommandFailure) -> Vault {
         do throws(VaultError) {
-            return try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: machine.authenticators)
+            return try await machine.openVault(at: path, unlock: .passcode(passcode))
         } catch {
             throw CommandFailure(error)
         }

@@ -5,6 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// The options of a command that opens the vault but never asks the owner
 /// for an item (`ls`, `rm`, `init`, `passcode …`, `key ls` …): where the
@@ -36,11 +39,7 @@ struct VaultOpeningOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let chosen = vaultPath ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Vault.defaultPath(environment: environment)
-        if chosen.hasPrefix("/") { return chosen }
-        return FileManager.default.currentDirectoryPath + "/" + chosen
+        LinuxMachine.vaultPath(vaultPath)
     }
 
     /// These options with the owner's at their defaults: the one
@@ -54,7 +53,7 @@ struct VaultOpeningOptions: ParsableArguments {
     }
 
     /// This machine's authenticators (``VaultOptions/machine()``).
-    func machine() throws -> Machine {
+    func machine() throws -> LinuxMachine {
         try vaultOptions().machine()
     }
 
@@ -64,7 +63,7 @@ struct VaultOpeningOptions: ParsableArguments {
     }
 
     /// Opens the vault (``VaultOptions/open(_:)``).
-    func open(_ machine: Machine) async throws -> Vault {
+    func open(_ machine: LinuxMachine) async throws -> Vault {
         try await vaultOptions().open(machine)
     }
 }

@@ -1,0 +1,75 @@
+#if os(Linux)
+import Foundation
+import Sesame
+import SesameLinux
+import Testing
+
+/// `LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`
+/// and its decision of when the passcode is bound to the TPM, where no TPM
+/// is needed (the swtpm suites cover sealing and binding themselves).
+@Suite("LinuxMachine.createVault")
+struct LinuxMachineNewVaultTests {
+    private let passcode = SecretBytes(utf8: "vault passcode")
+
+    private func machine() throws -> (LinuxMachine, String) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-new-vault-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let environment = ["HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data",
+                           "SESAME_TPM_TCTI": "swtpm:host=127.0.0.1,port=1", "SESAME_REUSE_SCOPE": "new-vault-\(UUID().uuidString)"]
+        var machine = try LinuxMachine(appName: "new-vault-test", presenter: nil, environment: environment)
+        machine.authenticators.sensor = nil
+        return (machine, home + "/vault.sqlite")
+    }
+
+    @Test("E3: the passcode is bound whenever the device key is sealed, and for a passcode-only vault whenever a TPM answers")
+    func bindingDecision() {
+        #expect(LinuxMachine.bindsPasscode(ofNewVaultWith: .tpm, tpmAnswers: true))
+        #expect(!LinuxMachine.bindsPasscode(ofNewVaultWith: .file, tpmAnswers: true))
+        #expect(!LinuxMachine.bindsPasscode(ofNewVaultWith: .file, tpmAnswers: false))
+        #expect(LinuxMachine.bindsPasscode(ofNewVaultWith: nil, tpmAnswers: true))
+        #expect(!LinuxMachine.bindsPasscode(ofNewVaultWith: nil, tpmAnswers: false))
+    }
+
+    @Test("E3: with no TPM answering, a passcode-only vault's passcode is left to scrypt")
+    func noTPMNoBinding() async throws {
+        let (machine, _) = try machine()
+        #expect(await machine.bindsPasscode(ofNewVaultWith: nil) == false)
+    }
+
+    @Test("A vault with a key file opens by it, and its passcode slot is not bound")
+    func fileDeviceKey() async throws {
+        let (machine, path) = try machine()
+        let created = try await machine.createVault(at: path, deviceKey: .file, passcode: passcode, cost: .testing)
+        #expect(created.recoveryKey != nil)
+        #expect(machine.deviceKeyKind(forVaultAt: path) == .file)
+        _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))
+        _ = try await machine.openVault(at: path, unlock: .passcode(passcode))
+        let directory = (Vault.sealedDeviceKeyPath(forVaultAt: path) as NSString).deletingLastPathComponent
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        #expect(!files.contains { $0.hasPrefix("passcode-") })
+    }
+
+    @Test("A passcode-only vault has no device slot")
+    func passcodeOnly() async throws {
+        let (machine, path) = try machine()
+        _ = try await machine.createVault(at: path, deviceKey: nil, passcode: passcode, cost: .testing)
+        await #expect(throws: VaultError(.locked, "")) {
+            _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))
+        }
+        _ = try await machine.openVault(at: path, unlock: .passcode(passcode))
+    }
+
+    @Test("A key file is not made where the device key is sealed to the TPM")
+    func sealedKeyKept() async throws {
+        let (machine, path) = try machine()
+        let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
+        try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+        await #expect(throws: VaultError(.invalidArgument, "")) {
+            _ = try await machine.createVault(at: path, deviceKey: .file, passcode: passcode, cost: .testing)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
+#endif
