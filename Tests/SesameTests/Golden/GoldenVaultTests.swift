@@ -123,11 +123,11 @@ struct GoldenVaultTests {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
         let protection = FeatureProtection(
-            appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultFeatureProtectionStore(vault),
+            appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),
             deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
         #expect(try await protection.protectedFeatures() == ["transfer": .biometricsOrDevicePasscode])
 
-        let lock = AppPasscode(appIdentifier: GoldenVault.appIdentifier, store: VaultAppPasscodeStore(vault),
+        let lock = AppPasscode(appIdentifier: GoldenVault.appIdentifier, store: VaultAppRecordStore(vault, kind: .appPasscode),
                                cost: AppPasscodeCost(n: 1 << 10, r: 8, p: 1), clock: machine.clock)
         let status = try #require(try await lock.status())
         #expect(status.consecutiveFailures == 1)
