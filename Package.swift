@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SesameApple", targets: ["SesameApple"]),
         .library(name: "SesameSecretService", targets: ["SesameSecretService"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
+        .library(name: "SesameLinuxTesting", targets: ["SesameLinuxTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
         .executable(name: "sesame", targets: ["sesame-cli"]),
         .executable(name: "git-credential-sesame", targets: ["git-credential-sesame"]),
@@ -25,7 +26,7 @@ let package = Package(
         // The ssh-agent's socket server (SesameSSH only): an event loop with accept back-off.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         // Starting and waiting for child processes (`sesame run`'s masked
-        // command, the clipboard tools, SesameTesting's daemons); what it
+        // command, the clipboard tools, SesameLinuxTesting's daemons); what it
         // cannot do stays by hand in SesameCommandLine (Run/CommandExec.swift,
         // Support/Internal/DetachedProcess.swift; docs/ARCHITECTURE.md says why).
         .package(url: "https://github.com/swiftlang/swift-subprocess", exact: "1.0.2"),
@@ -113,13 +114,27 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The core's fakes (simulated sensor, passcodes and LocalAuthentication,
+        // in-memory stores, a recording presenter, a manual clock, TestVault):
+        // on the core alone, so an app's tests that want a SimulatedSensor link
+        // no backend, D-Bus server or child-process library.
         .target(
             name: "SesameTesting",
             dependencies: [
                 "Sesame",
+                // The simulated sensor's domain state (a hash) and the simulated Secure Enclave's keys.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Harnesses for Linux's real backends: a private fprintd, PAM accounts,
+        // a software TPM, private D-Bus buses and an in-memory Secret Service
+        // store; apart from SesameTesting as NIOTestUtils is from NIOEmbedded.
+        .target(
+            name: "SesameLinuxTesting",
+            dependencies: [
+                "Sesame",
                 // InMemorySecretServiceStore implements its store seam.
                 .target(name: "SesameSecretService", condition: .when(platforms: [.linux])),
-                .product(name: "Crypto", package: "swift-crypto"),
                 // The fprintd harness's daemons; swift-subprocess is for Linux and macOS only.
                 .product(name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
@@ -166,16 +181,17 @@ let package = Package(
                       "AppLock/GoldenFixtures", "Attempts/GoldenFixtures", "DeviceKey/GoldenFixtures"]
         ),
         .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
+        .testTarget(name: "SesameLinuxTestingTests", dependencies: ["Sesame", "SesameLinuxTesting"]),
         .testTarget(
             name: "SesameLinuxTests",
-            dependencies: ["Sesame", "SesameLinux", "SesameTesting"],
+            dependencies: ["Sesame", "SesameLinux", "SesameTesting", "SesameLinuxTesting"],
             // The golden reuse tokens and sealed files, read through #filePath, never built.
             exclude: ["Keyring/GoldenFixtures", "TPM/GoldenFixtures"]
         ),
         .testTarget(
             name: "SesameSecretServiceTests",
             dependencies: [
-                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting",
+                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting", "SesameLinuxTesting",
                 // Known-answer tests of the DH session.
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -193,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "SesameCommandLineTests",
             dependencies: [
-                "sesame-cli", "git-credential-sesame", "SesameCommandLine", "SesameTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                "sesame-cli", "git-credential-sesame", "SesameCommandLine", "SesameTesting", "SesameLinuxTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 // Only to play the attacker who edits the vault file (the attempt tests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "Sesame", package: sesame),
                 .product(name: "SesameLinux", package: sesame),
                 .product(name: "SesameTesting", package: sesame),
+                .product(name: "SesameLinuxTesting", package: sesame),
             ],
             path: "Benchmarks/FprintdBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -67,6 +68,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Sesame", package: sesame),
                 .product(name: "SesameTesting", package: sesame),
+                .product(name: "SesameLinuxTesting", package: sesame),
             ],
             path: "Benchmarks/KeyringComparisonBenchmark",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

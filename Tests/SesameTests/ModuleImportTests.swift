@@ -60,6 +60,7 @@ struct ModuleImportTests {
         let modules = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path).sorted()
         #expect(Set(modules) == Set(allowed.keys), "docs/ARCHITECTURE.md has one row per folder of Sources/")
         #expect(allowed["Sesame"] == ["CSesameBootClock"], "the core imports no backend, integration or command line")
+        #expect(allowed["SesameTesting"] == ["Sesame"], "the core's fakes import the core alone; Linux's harnesses are SesameLinuxTesting's")
         let sources = modules.flatMap(Self.sources(of:))
         #expect(sources.count > 100, "the walk must see the sources it checks")
         #expect(Self.violations(allowed: allowed, sources: sources) == [])
@@ -104,5 +105,29 @@ struct CoreOnlyLinkTests {
         }
         // The same search finds an integration where one is linked.
         #expect(Self.contains(try Self.built("sesame"), "SesameSSH"))
+    }
+
+    /// The package dependencies of `target` in the manifest: the quoted
+    /// names in its `dependencies: [...]`, products and targets alike.
+    static func dependencies(of target: String, manifest: String) -> [String]? {
+        guard let start = manifest.range(of: "name: \"\(target)\",\n            dependencies: [") else { return nil }
+        // One dependency a line, up to the line that closes the list.
+        let lines = manifest[start.upperBound...].split(separator: "\n")
+            .prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("]") }
+        return lines.compactMap { line -> String? in
+            let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            guard let open = code.firstIndex(of: "\"") else { return nil }
+            let rest = code[code.index(after: open)...]
+            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        }
+    }
+
+    @Test("SesameTesting's target depends on Sesame and swift-crypto alone: an app's tests that want a SimulatedSensor link no backend")
+    func testingOnCoreOnly() throws {
+        let manifest = try String(contentsOf: ModuleImportTests.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(Self.dependencies(of: "SesameTesting", manifest: manifest) == ["Sesame", "Crypto"])
+        // The same reading sees the harnesses' dependencies where they are.
+        let linux = try #require(Self.dependencies(of: "SesameLinuxTesting", manifest: manifest))
+        #expect(linux.contains("SesameSecretService") && linux.contains("Subprocess"))
     }
 }

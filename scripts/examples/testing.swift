@@ -2,4 +2,5 @@
 import Testing
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting

@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     Benchmark("AppPasscode.verify at scrypt(N=2^17, r=8, p=1)") { benchmark in
-        let passcode = AppPasscode(appIdentifier: "benchmark", store: InMemoryAppPasscodeStore(), cost: .standard)
+        let passcode = AppPasscode(appIdentifier: "benchmark", store: InMemoryAppRecordStore(), cost: .standard)
         try await passcode.set(SecretBytes(utf8: "482913"))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -1,6 +1,7 @@
 import Benchmark
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 
 /// One FprintdSensor evaluation against the real fprintd on the harness:

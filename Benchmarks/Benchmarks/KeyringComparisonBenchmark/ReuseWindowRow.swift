@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import SesameLinuxTesting
 import SesameTesting
 
 /// `sesame get` of a `biometry-any` item inside the reuse window (issue 8):

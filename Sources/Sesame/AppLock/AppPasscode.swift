@@ -9,7 +9,7 @@ import Crypto
 /// hash, with escalating delays after wrong entries that survive restarts.
 ///
 /// ```swift
-/// let passcode = AppPasscode(appIdentifier: "com.example.notes", store: FileAppPasscodeStore(directory: dir))
+/// let passcode = AppPasscode(appIdentifier: "com.example.notes", store: FileAppRecordStore(directory: dir, kind: .appPasscode))
 /// try await passcode.set(SecretBytes(utf8: "482913"))
 /// switch await passcode.verify(entered) { case .accepted: unlock() … }
 /// ```
@@ -32,7 +32,7 @@ public final class AppPasscode: AppPasscodeVerifier {
     public let appIdentifier: String
     /// The cost new hashes are made with; older hashes are upgraded on the next right entry.
     public let cost: AppPasscodeCost
-    let store: any AppPasscodeStore
+    let store: any AppRecordStore
     let clock: any AuthenticationClock
     let backoff: BackoffSchedule
     let onErase: (@Sendable () async -> Void)?
@@ -54,7 +54,7 @@ public final class AppPasscode: AppPasscodeVerifier {
     ///     removed while the data it guards stays.
     public init(
         appIdentifier: String,
-        store: any AppPasscodeStore,
+        store: any AppRecordStore,
         cost: AppPasscodeCost = .standard,
         clock: any AuthenticationClock = SystemClock(),
         backoff: BackoffSchedule = .standard,

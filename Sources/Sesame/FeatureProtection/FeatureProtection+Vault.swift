@@ -1,5 +1,5 @@
 extension FeatureProtection {
-    /// Feature protection kept in a vault (``VaultFeatureProtectionStore``)
+    /// Feature protection kept in a vault (``VaultAppRecordStore``)
     /// and sealed with the vault's own device key, chosen as the vault
     /// chooses it (``Vault/defaultDeviceKeyStore(forVaultAt:sealer:)`` with
     /// the authenticators' sealer): the record is bound to the vault's master
@@ -14,7 +14,7 @@ extension FeatureProtection {
     ///   - ownerVerification: What proves the owner after an enrolment
     ///     change, e.g. ``OwnerVerification/vaultPasscode(vaultAt:authenticators:ask:)``.
     public convenience init(vault: Vault, appIdentifier: String, authenticators: Authenticators, ownerVerification: OwnerVerification? = nil) {
-        self.init(appIdentifier: appIdentifier, authenticators: authenticators, store: VaultFeatureProtectionStore(vault),
+        self.init(appIdentifier: appIdentifier, authenticators: authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),
                   deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: vault.path, sealer: authenticators.deviceKeySealer),
                   ownerVerification: ownerVerification)
     }

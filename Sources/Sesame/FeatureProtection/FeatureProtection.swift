@@ -23,7 +23,7 @@ public final class FeatureProtection: Sendable {
     /// The app whose record this is.
     public let appIdentifier: String
     let authenticators: Authenticators
-    private let store: any FeatureProtectionStore
+    private let store: any AppRecordStore
     private let deviceKeys: any DeviceKeyStore
     let ownerVerification: OwnerVerification?
     private let gate = PromptGate()
@@ -40,7 +40,7 @@ public final class FeatureProtection: Sendable {
     public init(
         appIdentifier: String,
         authenticators: Authenticators,
-        store: any FeatureProtectionStore,
+        store: any AppRecordStore,
         deviceKeys: any DeviceKeyStore,
         ownerVerification: OwnerVerification? = nil
     ) {

@@ -72,9 +72,7 @@ extension Vault {
                     row, accessControl: attributes.accessControl, accessibility: attributes.accessibility, wrappings: wrappings,
                     satisfied: attributes.accessControl.flags.intersection(satisfied), domainState: context.domainState, context: context)
                 let value = try open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")
-                entries.append(ExportFile.Entry(
-                    service: row.service, account: row.account, label: row.label, accessibility: row.accessibility,
-                    accessControl: row.accessControl, created: row.created, modified: row.modified, value: value))
+                entries.append(ExportFile.Entry(fields: row.fields, value: value))
             } catch {
                 skipped.append(.init(service: row.service, account: row.account, reason: error.message))
             }

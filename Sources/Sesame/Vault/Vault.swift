@@ -117,7 +117,7 @@ public final class Vault: Sendable {
     public static func create(
         at path: String, slots: [KeySlot], authenticators: Authenticators
     ) async throws(VaultError) -> (vault: Vault, recoveryKey: RecoveryKey?) {
-        let kinds = slots.map(\.kind)
+        let kinds = slots.map(\.kind.rawValue)
         guard !slots.isEmpty, Set(kinds).count == kinds.count else {
             throw VaultError(.invalidArgument, "A vault needs at least one key slot, each kind at most once (got \(kinds))")
         }
@@ -133,19 +133,21 @@ public final class Vault: Sendable {
             let salt = KeyDerivation.randomBytes(16)
             var cost: ScryptCost?
             let wrappingKey: SymmetricKey
-            switch slot {
-            case .device(let keyStore):
+            switch slot.kind {
+            case .device:
                 wrappingKey = SlotRecord.deviceWrappingKey(
-                    deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: true), vaultID: vaultID)
-            case .passcode(let passcode, let slotCost):
-                cost = slotCost
-                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slotCost, binding: authenticators.passcodeGuard)
+                    deviceKey: try await deviceKey(slot.keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: true), vaultID: vaultID)
+            case .passcode:
+                // KeySlot.passcode(_:cost:), the only maker of this kind, always sets it.
+                guard let passcode = slot.passcode else { preconditionFailure("A passcode slot without its passcode") }
+                cost = slot.cost
+                wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: slot.cost, binding: authenticators.passcodeGuard)
             case .recovery:
                 let key = RecoveryKey(secret: SecretBytes(SymmetricKey(size: .bits256).bytes))
                 recoveryKey = key
                 wrappingKey = SlotRecord.recoveryWrappingKey(key, vaultID: vaultID)
             }
-            sealedSlots.append(try SlotRecord.seal(masterKey, kind: slot.kind, salt: salt, cost: cost, wrappingKey: wrappingKey, vaultID: vaultID))
+            sealedSlots.append(try SlotRecord.seal(masterKey, kind: slot.kind.rawValue, salt: salt, cost: cost, wrappingKey: wrappingKey, vaultID: vaultID))
         }
         let finishedSlots = sealedSlots
         try PrivateFiles.createFile(path, contents: [])
@@ -231,23 +233,25 @@ public final class Vault: Sendable {
         } catch {
             throw VaultError(databaseError: error, path: path)
         }
-        let kind: String
+        let kind = unlock.kind.rawValue
         let wrappingKey: SymmetricKey
-        switch unlock {
-        case .device(let keyStore):
-            kind = "device"
+        switch unlock.kind {
+        case .device:
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no device slot; unlock it with its passcode or recovery key") }
             wrappingKey = SlotRecord.deviceWrappingKey(
-                deviceKey: try await deviceKey(keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: false), vaultID: vaultID)
-        case .passcode(let passcode):
-            guard let slot = slots["passcode"], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
+                deviceKey: try await deviceKey(unlock.keyStore ?? defaultDeviceKeyStore(forVaultAt: path, sealer: authenticators.deviceKeySealer), creating: false), vaultID: vaultID)
+        case .passcode:
+            guard let slot = slots[kind], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
+            // VaultUnlock.passcode(_:), the only maker of this kind, always sets it.
+            guard let passcode = unlock.secret else { preconditionFailure("A passcode unlock without its passcode") }
             let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
                                                        clock: authenticators.clock, passcodeGuard: authenticators.passcodeGuard)
             return try await unlocked(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
-        case .recoveryKey(let key):
-            kind = "recovery"
+        case .recovery:
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no recovery slot") }
-            wrappingKey = SlotRecord.recoveryWrappingKey(key, vaultID: vaultID)
+            // VaultUnlock.recovery(_:), the only maker of this kind, always sets it.
+            guard let secret = unlock.secret else { preconditionFailure("A recovery unlock without its key") }
+            wrappingKey = SlotRecord.recoveryWrappingKey(RecoveryKey(secret: secret), vaultID: vaultID)
         }
         let masterKey = try slots[kind]!.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path)
         return try await unlocked(path: path, database: database, keyring: Keyring(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)

@@ -4,7 +4,7 @@ import SesameLinux
 #endif
 
 /// The CLI's feature-protection flags, kept in the vault
-/// (``VaultFeatureProtectionStore``) rather than in a file of their own:
+/// (``VaultAppRecordStore``) rather than in a file of their own:
 /// a file store is undone by deleting the file, which then reads as "nothing
 /// is protected", while a record in the vault is bound to its master key and
 /// to the secrets it guards, and `--vault` selects both together.

@@ -45,7 +45,7 @@ struct PasscodeResetCommand: AsyncParsableCommand {
             }
             let vault: Vault
             do throws(VaultError) {
-                vault = try await Vault.open(at: path, unlock: .recoveryKey(key), authenticators: machine.authenticators)
+                vault = try await Vault.open(at: path, unlock: .recovery(key), authenticators: machine.authenticators)
             } catch where error.status == .authFailed {
                 throw CommandFailure(status: .authenticationFailed, message: "the recovery key does not open \(path); nothing was changed")
             } catch {

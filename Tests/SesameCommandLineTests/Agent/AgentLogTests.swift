@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

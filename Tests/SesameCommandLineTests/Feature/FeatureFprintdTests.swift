@@ -1,5 +1,6 @@
 import Foundation
 import Sesame
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

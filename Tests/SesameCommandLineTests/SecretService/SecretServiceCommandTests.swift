@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

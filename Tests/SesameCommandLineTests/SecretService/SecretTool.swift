@@ -1,4 +1,5 @@
 #if os(Linux)
+import SesameLinuxTesting
 import SesameTesting
 
 /// libsecret's `secret-tool` on a private session bus, for the

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import SesameTesting
 
 /// A PAM service `/etc/pam.d/<name>` accepting only `password` for the user

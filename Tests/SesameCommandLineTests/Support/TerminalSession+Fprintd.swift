@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import SesameTesting
 
 extension TerminalSession {

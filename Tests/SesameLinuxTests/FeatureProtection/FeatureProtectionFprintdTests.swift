@@ -1,6 +1,7 @@
 #if os(Linux)
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 
@@ -23,7 +24,7 @@ struct FeatureProtectionFprintdTests {
         init(answer: Bool) { self.answer = answer }
     }
 
-    private func protection(_ harness: FprintdHarness, store: InMemoryFeatureProtectionStore, keys: InMemoryDeviceKeyStore,
+    private func protection(_ harness: FprintdHarness, store: InMemoryAppRecordStore, keys: InMemoryDeviceKeyStore,
                             presenter: RecordingPresenter, verifications: Verifications) -> FeatureProtection {
         FeatureProtection(
             appIdentifier: "com.example.money",
@@ -56,7 +57,7 @@ struct FeatureProtectionFprintdTests {
     @Test("SPEC B3, C1-C3: a second finger enrolled between two accesses forces the app's verification, then is trusted")
     func secondFinger() async throws {
         let harness = try Support.harness
-        let store = InMemoryFeatureProtectionStore()
+        let store = InMemoryAppRecordStore()
         let keys = InMemoryDeviceKeyStore()
         let presenter = RecordingPresenter(hasButtons: false)
         let refusing = Verifications(answer: false)

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

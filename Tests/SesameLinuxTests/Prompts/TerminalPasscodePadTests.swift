@@ -9,7 +9,7 @@ import Testing
 @Suite("TerminalPasscodePad", .serialized, .timeLimit(.minutes(1)))
 struct TerminalPasscodePadTests {
     private let clock = ManualClock()
-    private let store = InMemoryAppPasscodeStore()
+    private let store = InMemoryAppRecordStore()
 
     private func passcode() async throws -> AppPasscode {
         let passcode = AppPasscode(appIdentifier: "cli", store: store, cost: AppPasscodeCost(n: 1 << 8, r: 8, p: 1), clock: clock)

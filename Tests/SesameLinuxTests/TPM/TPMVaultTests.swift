@@ -1,6 +1,7 @@
 import Foundation
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 
@@ -35,7 +36,7 @@ struct TPMVaultTests {
                 #expect(error.message.contains("cleared"))
             }
             let key = try #require(recovery)
-            let reopened = try await Vault.open(at: path, unlock: .recoveryKey(key), authenticators: authenticators)
+            let reopened = try await Vault.open(at: path, unlock: .recovery(key), authenticators: authenticators)
             let value = try await reopened.read(service: "api", account: "me", operationPrompt: "test")
             #expect(value.constantTimeEquals(SecretBytes(utf8: "token")))
         }

@@ -2,6 +2,7 @@
 import Foundation
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Sesame
+import SesameLinuxTesting
 import SesameSecretService
 import SesameTesting
 import Testing

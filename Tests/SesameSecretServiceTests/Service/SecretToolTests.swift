@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import SesameSecretService
 import SesameTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLinux
+import SesameLinuxTesting
 import SesameSecretService
 import SesameTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameSecretService
 import SesameTesting
 import Testing

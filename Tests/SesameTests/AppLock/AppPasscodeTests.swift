@@ -8,7 +8,7 @@ let testCost = AppPasscodeCost(n: 1 << 8, r: 8, p: 1)
 
 /// One app's passcode on a store that outlives it, so a second `make()` is a restart.
 struct PasscodeFixture {
-    let store = InMemoryAppPasscodeStore()
+    let store = InMemoryAppRecordStore()
     let clock = ManualClock()
     let erasures = Counter()
     static let app = "com.example.notes"
@@ -247,7 +247,7 @@ struct AppPasscodeTests {
     @Test("SPEC E3: The file store keeps the record in a 0600 file and removes it")
     func fileStore() async throws {
         let directory = try TemporaryDirectory()
-        let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")
+        let store = FileAppRecordStore(directory: directory.path + "/passcodes", kind: .appPasscode)
         let passcode = AppPasscode(appIdentifier: "com.example.notes", store: store, cost: testCost, clock: ManualClock())
         try await passcode.set(secret("111111"))
         let path = directory.path + "/passcodes/com.example.notes.passcode"

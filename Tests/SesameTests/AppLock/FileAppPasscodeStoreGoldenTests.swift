@@ -3,7 +3,7 @@ import SesameTesting
 import Testing
 @testable import Sesame
 
-/// The app passcode record on disk (``FileAppPasscodeStore``'s
+/// The app passcode record on disk (``FileAppRecordStore``'s
 /// `<app>.passcode`): its JSON keys are AppPasscodeRecord's synthesized
 /// coding keys, so renaming a Swift property would rename a key and leave
 /// every stored record unreadable. The fixture was written once from the
@@ -49,7 +49,7 @@ struct FileAppPasscodeStoreGoldenTests {
         try Data(try fixture()).write(to: URL(fileURLWithPath: recordPath))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: recordPath)
 
-        let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")
+        let store = FileAppRecordStore(directory: directory.path + "/passcodes", kind: .appPasscode)
         let bytes = try #require(try await store.load(appIdentifier: Self.appIdentifier))
         let record = try AppPasscodeRecord.decode(bytes)
         let expected = Self.record
@@ -71,7 +71,7 @@ struct FileAppPasscodeStoreGoldenTests {
 
     @Test("E3: The known record, encoded and saved through the store, is the fixture byte for byte")
     func encodes() async throws {
-        let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")
+        let store = FileAppRecordStore(directory: directory.path + "/passcodes", kind: .appPasscode)
         try await store.save(try Self.record.encoded(), appIdentifier: Self.appIdentifier)
         let written = try Data(contentsOf: URL(fileURLWithPath: recordPath))
         #expect(String(decoding: written, as: UTF8.self) == String(decoding: try fixture(), as: UTF8.self))

@@ -47,7 +47,7 @@ struct AttemptGateTests {
     @Test("SPEC E5: two AppPasscode instances on one file record (two processes' view) and twenty guesses at once: five are checked")
     func appPasscodeSharedRecord() async throws {
         let directory = try TemporaryDirectory()
-        let store = FileAppPasscodeStore(directory: directory.path + "/passcodes")
+        let store = FileAppRecordStore(directory: directory.path + "/passcodes", kind: .appPasscode)
         let clock = ManualClock()
         let cost = AppPasscodeCost(n: 1 << 8, r: 8, p: 1)
         let first = AppPasscode(appIdentifier: "app", store: store, cost: cost, clock: clock)
@@ -69,7 +69,7 @@ struct AttemptGateTests {
 
     @Test("SPEC E5: An app passcode record asking for more scrypt memory than ScryptCost allows is refused, not run")
     func unboundedCostRefused() async throws {
-        let store = InMemoryAppPasscodeStore()
+        let store = InMemoryAppRecordStore()
         let passcode = AppPasscode(appIdentifier: "app", store: store, cost: AppPasscodeCost(n: 1 << 8, r: 8, p: 1), clock: ManualClock())
         try await passcode.set(SecretBytes(utf8: "123456"))
         let edited = String(decoding: store.storedBytes(for: "app") ?? [], as: UTF8.self)

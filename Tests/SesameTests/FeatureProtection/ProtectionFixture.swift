@@ -4,7 +4,7 @@ import SesameTesting
 /// A fixture plus the feature-protection facade and its stores.
 struct ProtectionFixture {
     let machine: TestMachine
-    let store = InMemoryFeatureProtectionStore()
+    let store = InMemoryAppRecordStore()
     let keys = InMemoryDeviceKeyStore()
     let verifications = VerificationLog()
 

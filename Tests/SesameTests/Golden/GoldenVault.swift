@@ -118,11 +118,11 @@ enum GoldenVault {
         try await vault.setSetting(settingValue, named: settingName)
 
         let protection = FeatureProtection(
-            appIdentifier: appIdentifier, authenticators: machine.authenticators, store: VaultFeatureProtectionStore(vault),
+            appIdentifier: appIdentifier, authenticators: machine.authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),
             deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
         try await protection.enable("transfer", policy: .biometricsOrDevicePasscode)
 
-        let lock = AppPasscode(appIdentifier: appIdentifier, store: VaultAppPasscodeStore(vault),
+        let lock = AppPasscode(appIdentifier: appIdentifier, store: VaultAppRecordStore(vault, kind: .appPasscode),
                                cost: AppPasscodeCost(n: 1 << 10, r: 8, p: 1), clock: machine.clock)
         try await lock.set(SecretBytes(utf8: appPasscode))
         _ = await lock.verify(SecretBytes(utf8: "000000"))

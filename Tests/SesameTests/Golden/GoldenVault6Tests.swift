@@ -108,7 +108,7 @@ struct GoldenVault6Tests {
     @Test("SPEC E5: Every slot opens it: the device key, the recovery key, and the passcode once its delay is over")
     func slots() async throws {
         #expect(try await open().keySlotKinds() == [.device, .passcode, .recovery])
-        _ = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
+        _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         // The test's clock is another boot at uptime 1000 s: the 60 s delay is over.
         _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: GoldenVault.passcode)), authenticators: machine.authenticators)
         #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
@@ -301,7 +301,7 @@ struct GoldenVault6Tests {
         _ = try await Vault.summary(at: path)
         let before = try snapshot()
         let vault = try await open()
-        _ = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
+        _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         _ = try await vault.list()
         for item in GoldenVault.items where !item.accessControl.userFactors.contains(.applicationPassword) {
             // Checking an application password is counted: a write, left out here.

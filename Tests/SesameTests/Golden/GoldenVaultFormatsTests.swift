@@ -195,7 +195,7 @@ struct GoldenVaultFormatsTests {
         // Before any write: the summary reads the format without unlocking or writing.
         #expect(try await Vault.summary(at: path) == VaultSummary(format: format, slots: slots, itemCount: Self.items.count))
         // The device key and the recovery key open it and everything reads, still without a write.
-        for (name, unlock) in [("device", VaultUnlock.device()), ("recovery", .recoveryKey(try Self.recoveryKey(fixture)))] {
+        for (name, unlock) in [("device", VaultUnlock.device()), ("recovery", .recovery(try Self.recoveryKey(fixture)))] {
             let vault = try await Vault.open(at: path, unlock: unlock, authenticators: machine.authenticators)
             try await expectContents(vault, format: format, added: false, "format \(format), opened by the \(name) slot")
         }
@@ -228,7 +228,7 @@ struct GoldenVaultFormatsTests {
 
         // A later process: every slot opens the migrated file and reads it all.
         for (name, unlock) in [("passcode", VaultUnlock.passcode(SecretBytes(utf8: Self.passcode))), ("device", .device()),
-                               ("recovery", .recoveryKey(try Self.recoveryKey(fixture)))] {
+                               ("recovery", .recovery(try Self.recoveryKey(fixture)))] {
             let reopened = try await Vault.open(at: path, unlock: unlock, authenticators: machine.authenticators)
             try await expectContents(reopened, format: format, added: true, "format \(format) migrated, reopened by the \(name) slot")
         }
@@ -346,7 +346,7 @@ struct GoldenVaultFormatsTests {
         await refused("passcode attempts") { _ = try await Vault.passcodeAttempts(at: path, clock: machine.clock) }
         await refused("passcode") { _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: Self.passcode)), authenticators: machine.authenticators) }
         await refused("device") { _ = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators) }
-        await refused("recovery") { _ = try await Vault.open(at: path, unlock: .recoveryKey(try Self.recoveryKey(7)), authenticators: machine.authenticators) }
+        await refused("recovery") { _ = try await Vault.open(at: path, unlock: .recovery(try Self.recoveryKey(7)), authenticators: machine.authenticators) }
         #expect(messages.count == 5)
 
         let after = try Self.snapshot(directory.path + "/golden")

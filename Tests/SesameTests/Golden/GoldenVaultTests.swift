@@ -66,7 +66,7 @@ struct GoldenVaultTests {
         #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 1, delayedUntil: nil))
         let byDevice = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await byDevice.keySlotKinds() == [.device, .passcode, .recovery])
-        _ = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
+        _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: GoldenVault.passcode)), authenticators: machine.authenticators)
         #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
     }
@@ -87,7 +87,7 @@ struct GoldenVaultTests {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         try await vault.add(SecretBytes(utf8: "after"), service: "upgrade", account: "written")
         #expect(try await Vault.summary(at: path).format == Schema.format)
-        let reopened = try await Vault.open(at: path, unlock: .recoveryKey(try recoveryKey()), authenticators: machine.authenticators)
+        let reopened = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         #expect(try await reopened.list().filter { $0.service != "upgrade" } == expectedItems())
         for item in expectedItems() where item.service == GoldenVault.service {
             #expect(try await read(reopened, item.account, accessControl: item.accessControl) == GoldenVault.value(of: item.account), "\(item.account)")
@@ -123,11 +123,11 @@ struct GoldenVaultTests {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
         let protection = FeatureProtection(
-            appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultFeatureProtectionStore(vault),
+            appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),
             deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
         #expect(try await protection.protectedFeatures() == ["transfer": .biometricsOrDevicePasscode])
 
-        let lock = AppPasscode(appIdentifier: GoldenVault.appIdentifier, store: VaultAppPasscodeStore(vault),
+        let lock = AppPasscode(appIdentifier: GoldenVault.appIdentifier, store: VaultAppRecordStore(vault, kind: .appPasscode),
                                cost: AppPasscodeCost(n: 1 << 10, r: 8, p: 1), clock: machine.clock)
         let status = try #require(try await lock.status())
         #expect(status.consecutiveFailures == 1)

@@ -16,8 +16,8 @@ struct OutsideTextTests {
     static func hostileEntries(now: Double) -> [ExportFile.Entry] {
         func entry(_ account: String, service: String = "svc", label: String? = nil, created: Double = 1_700_000_000,
                    modified: Double? = nil) -> ExportFile.Entry {
-            ExportFile.Entry(service: service, account: account, label: label, accessibility: ItemAccessibility.whenUnlocked.rawValue,
-                             accessControl: Vault.noAccessControl.canonicalEncoding, created: created, modified: modified ?? created,
+            ExportFile.Entry(fields: ItemFields(service: service, account: account, label: label, accessibility: ItemAccessibility.whenUnlocked.rawValue,
+                                                accessControl: Vault.noAccessControl.canonicalEncoding, created: created, modified: modified ?? created),
                              value: Array("value".utf8))
         }
         let year3000 = 32_503_680_000.0

@@ -17,7 +17,7 @@ struct VaultKeySlotsTests {
         let printed = try #require(recovery).printable
         #expect(printed.count == 52 + 12)
 
-        for unlock in [VaultUnlock.device(), .passcode(passcode), .recoveryKey(try #require(RecoveryKey(printed.lowercased())))] {
+        for unlock in [VaultUnlock.device(), .passcode(passcode), .recovery(try #require(RecoveryKey(printed.lowercased())))] {
             let opened = try await Vault.open(at: path, unlock: unlock, authenticators: machine.authenticators)
             let value = try await opened.read(service: "s", account: "a", operationPrompt: "")
             #expect(value.constantTimeEquals(SecretBytes(utf8: "kept")))
@@ -27,7 +27,7 @@ struct VaultKeySlotsTests {
         }
         let other = RecoveryKey(String(repeating: "A", count: 52))
         await #expect(throws: VaultError.authFailed) {
-            _ = try await Vault.open(at: path, unlock: .recoveryKey(try #require(other)), authenticators: machine.authenticators)
+            _ = try await Vault.open(at: path, unlock: .recovery(try #require(other)), authenticators: machine.authenticators)
         }
         #expect(RecoveryKey("not a key") == nil)
     }

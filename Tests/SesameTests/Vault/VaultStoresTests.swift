@@ -12,12 +12,12 @@ struct VaultStoresTests {
         let fixture = try await TestVault()
         let keys = InMemoryDeviceKeyStore()
         let protection = FeatureProtection(appIdentifier: "com.example.money", authenticators: fixture.machine.authenticators,
-                                           store: VaultFeatureProtectionStore(fixture.vault), deviceKeys: keys)
+                                           store: VaultAppRecordStore(fixture.vault, kind: .featureProtection), deviceKeys: keys)
         try await protection.enable("transfer")
 
         let reopened = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
         let relaunched = FeatureProtection(appIdentifier: "com.example.money", authenticators: fixture.machine.authenticators,
-                                           store: VaultFeatureProtectionStore(reopened), deviceKeys: keys)
+                                           store: VaultAppRecordStore(reopened, kind: .featureProtection), deviceKeys: keys)
         #expect(await relaunched.isAuthenticationEnabled("transfer"))
     }
 
@@ -25,11 +25,11 @@ struct VaultStoresTests {
     func featureFlagsTampered() async throws {
         let fixture = try await TestVault()
         let protection = FeatureProtection(appIdentifier: "com.example.money", authenticators: fixture.machine.authenticators,
-                                           store: VaultFeatureProtectionStore(fixture.vault), deviceKeys: InMemoryDeviceKeyStore())
+                                           store: VaultAppRecordStore(fixture.vault, kind: .featureProtection), deviceKeys: InMemoryDeviceKeyStore())
         try await protection.enable("transfer")
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE setting SET sealed = zeroblob(length(sealed)) WHERE name = ?",
-                           arguments: [VaultFeatureProtectionStore.settingName("com.example.money")])
+                           arguments: [AppRecordKind.featureProtection.settingName("com.example.money")])
         }
         #expect(await protection.isAuthenticationEnabled("anything"))
         fixture.sensor.present(.match)
@@ -41,19 +41,19 @@ struct VaultStoresTests {
         let fixture = try await TestVault()
         let clock = ManualClock()
         let cost = AppPasscodeCost(n: 1 << 8, r: 8, p: 1)
-        let passcode = AppPasscode(appIdentifier: "com.example.notes", store: VaultAppPasscodeStore(fixture.vault), cost: cost, clock: clock)
+        let passcode = AppPasscode(appIdentifier: "com.example.notes", store: VaultAppRecordStore(fixture.vault, kind: .appPasscode), cost: cost, clock: clock)
         try await passcode.set(SecretBytes(utf8: "482913"))
         for wrong in ["1", "2", "3", "4", "5"] { _ = await passcode.verify(SecretBytes(utf8: wrong)) }
 
         let reopened = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
-        let restarted = AppPasscode(appIdentifier: "com.example.notes", store: VaultAppPasscodeStore(reopened), cost: cost, clock: clock)
+        let restarted = AppPasscode(appIdentifier: "com.example.notes", store: VaultAppRecordStore(reopened, kind: .appPasscode), cost: cost, clock: clock)
         guard case .delayed = await restarted.verify(SecretBytes(utf8: "482913")) else {
             Issue.record("the delay was lost across the restart")
             return
         }
         clock.advance(by: 61)
         #expect(await restarted.verify(SecretBytes(utf8: "482913")) == .accepted)
-        let stored = try #require(try await reopened.setting(named: VaultAppPasscodeStore.settingName("com.example.notes")))
+        let stored = try #require(try await reopened.setting(named: AppRecordKind.appPasscode.settingName("com.example.notes")))
         #expect(!String(decoding: stored, as: UTF8.self).contains("482913"))
     }
 }

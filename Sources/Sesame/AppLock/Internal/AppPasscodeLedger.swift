@@ -6,10 +6,10 @@ import Foundation
 
 /// An app passcode's attempt counter: the `failures`, `delay` and
 /// `lastWrongEntry` fields of its record, changed through the store's atomic
-/// update (a flock for ``FileAppPasscodeStore``, an SQLite write for
-/// ``VaultAppPasscodeStore``), so processes sharing the record count together.
+/// update (a flock for ``FileAppRecordStore``, an SQLite write for
+/// ``VaultAppRecordStore``), so processes sharing the record count together.
 struct AppPasscodeLedger: AttemptLedger {
-    let store: any AppPasscodeStore
+    let store: any AppRecordStore
     let appIdentifier: String
 
     func update<Value: Sendable>(_ change: @escaping @Sendable (inout AttemptCounter) -> Value) async throws -> Value {

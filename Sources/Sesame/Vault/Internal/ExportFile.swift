@@ -15,15 +15,14 @@ enum ExportFile {
     static let magic = Labels.bytes(Labels.exportMagic)
     static let version: UInt8 = 1
 
+    /// One exported item: its fields (read as `entry.service` and so on)
+    /// and its value.
+    @dynamicMemberLookup
     struct Entry {
-        var service: String
-        var account: String
-        var label: String?
-        var accessibility: String
-        var accessControl: String
-        var created: Double
-        var modified: Double
+        var fields: ItemFields
         var value: [UInt8]
+
+        subscript<Field>(dynamicMember field: KeyPath<ItemFields, Field>) -> Field { fields[keyPath: field] }
     }
 
     static func write(_ entries: [Entry], passphrase: SecretBytes, cost: ScryptCost) throws(VaultError) -> [UInt8] {
@@ -38,13 +37,7 @@ enum ExportFile {
         var payload = ByteWriter()
         payload.u32(UInt32(entries.count))
         for entry in entries {
-            payload.field(entry.service)
-            payload.field(entry.account)
-            if let label = entry.label { payload.u8(1); payload.field(label) } else { payload.u8(0) }
-            payload.field(entry.accessibility)
-            payload.field(entry.accessControl)
-            payload.u64(entry.created.bitPattern)
-            payload.u64(entry.modified.bitPattern)
+            entry.fields.write(into: &payload)
             payload.field(entry.value)
         }
         var plaintext = payload.bytes
@@ -86,15 +79,7 @@ enum ExportFile {
             var payload = ByteReader(plaintext)
             var entries: [Entry] = []
             for _ in 0..<(try payload.u32()) {
-                let service = String(decoding: try payload.field(), as: UTF8.self)
-                let account = String(decoding: try payload.field(), as: UTF8.self)
-                let label = try payload.u8() == 1 ? String(decoding: try payload.field(), as: UTF8.self) : nil
-                entries.append(Entry(
-                    service: service, account: account, label: label,
-                    accessibility: String(decoding: try payload.field(), as: UTF8.self),
-                    accessControl: String(decoding: try payload.field(), as: UTF8.self),
-                    created: Double(bitPattern: try payload.u64()), modified: Double(bitPattern: try payload.u64()),
-                    value: try payload.field()))
+                entries.append(Entry(fields: try ItemFields.read(from: &payload), value: try payload.field()))
             }
             guard payload.isAtEnd else { throw ByteReaderError() }
             return entries

@@ -20,6 +20,9 @@ import GRDB
 /// algorithm and public key; its labels differ from an item's in the MAC,
 /// the wrappings and the value, so no key row can pass for an item (whose
 /// value `read` would return) nor the other way round.
+///
+/// Its name, label, protection and dates are one ``ItemFields`` value, read
+/// and changed as `row.service`, `row.modified` and so on.
 struct ItemRow: Sendable {
     /// What only a key row has.
     struct KeyColumns: Sendable, Equatable {
@@ -35,13 +38,8 @@ struct ItemRow: Sendable {
     }
 
     var id: Int64
-    var service: String
-    var account: String
-    var label: String?
-    var accessibility: String
-    var accessControl: String
-    var created: Double
-    var modified: Double
+    /// The item's name, label, protection and dates.
+    var fields: ItemFields
     var wrappings: [UInt8]
     var commitment: [UInt8]?
     var ciphertext: [UInt8]
@@ -55,6 +53,16 @@ struct ItemRow: Sendable {
     /// D10); `nil` for every other row. Indexed in `attribute_index`
     /// whenever the row is inserted.
     var attributedFields: AttributedItemFields?
+
+    // The fields by name, for the row's many readers (extensions included,
+    // which dynamic member lookup would not reach through an implicit self).
+    var service: String { get { fields.service } set { fields.service = newValue } }
+    var account: String { get { fields.account } set { fields.account = newValue } }
+    var label: String? { get { fields.label } set { fields.label = newValue } }
+    var accessibility: String { get { fields.accessibility } set { fields.accessibility = newValue } }
+    var accessControl: String { get { fields.accessControl } set { fields.accessControl = newValue } }
+    var created: Double { get { fields.created } set { fields.created = newValue } }
+    var modified: Double { get { fields.modified } set { fields.modified = newValue } }
 
     static let columns = "id, service, account, label, accessibility, access_control, created, modified, wrappings, commitment, ciphertext, mac"
     static let keyTableColumns = columns + ", algorithm, public_key"
@@ -73,14 +81,15 @@ struct ItemRow: Sendable {
     init(id: Int64, service: String, account: String, label: String?, accessibility: String, accessControl: String,
          created: Double, modified: Double, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = [],
          key: KeyColumns? = nil) {
+        self.init(id: id, fields: ItemFields(service: service, account: account, label: label, accessibility: accessibility,
+                                             accessControl: accessControl, created: created, modified: modified),
+                  wrappings: wrappings, commitment: commitment, ciphertext: ciphertext, mac: mac, key: key)
+    }
+
+    init(id: Int64, fields: ItemFields, wrappings: [UInt8], commitment: [UInt8]?, ciphertext: [UInt8], mac: [UInt8] = [],
+         key: KeyColumns? = nil) {
         self.id = id
-        self.service = service
-        self.account = account
-        self.label = label
-        self.accessibility = accessibility
-        self.accessControl = accessControl
-        self.created = created
-        self.modified = modified
+        self.fields = fields
         self.wrappings = wrappings
         self.commitment = commitment
         self.ciphertext = ciphertext
@@ -105,9 +114,7 @@ struct ItemRow: Sendable {
         let lookup = Array(try columns.value("lookup", as: Data.self))
         let attributes = try SealedAttributes.open(Array(try columns.value("attributes", as: Data.self)), id: id, table: table, keyring: keyring)
         self.init(
-            id: id, service: attributes.service, account: attributes.account, label: attributes.label,
-            accessibility: attributes.accessibility, accessControl: attributes.accessControl,
-            created: attributes.created, modified: attributes.modified,
+            id: id, fields: attributes.fields,
             wrappings: Array(try columns.value("wrappings", as: Data.self)),
             commitment: try columns.optional("commitment", as: Data.self).map { Array($0) },
             ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
@@ -144,13 +151,7 @@ struct ItemRow: Sendable {
     var macInput: [UInt8] {
         Envelope.associatedData(key == nil ? Labels.itemRow : Labels.keyRow) { writer in
         writer.u64(UInt64(bitPattern: id))
-        writer.field(service)
-        writer.field(account)
-        if let label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
-        writer.field(accessibility)
-        writer.field(accessControl)
-        writer.u64(created.bitPattern)
-        writer.u64(modified.bitPattern)
+        fields.write(into: &writer)
         writer.field(wrappings)
         if let commitment { writer.u8(1); writer.field(commitment) } else { writer.u8(0) }
         writer.field(ciphertext)

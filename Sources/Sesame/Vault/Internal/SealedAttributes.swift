@@ -10,13 +10,9 @@
 /// row does not open). The plaintext is padded to a multiple of
 /// ``padding`` bytes so that its length tells little about the names.
 struct SealedAttributes {
-    var service: String
-    var account: String
-    var label: String?
-    var accessibility: String
-    var accessControl: String
-    var created: Double
-    var modified: Double
+    /// The item's name, label, protection and dates.
+    var fields: ItemFields
+    /// A key's algorithm, public key and constraints.
     var key: ItemRow.KeyColumns?
     /// A Secret Service item's attributes and content type (SPEC D10).
     var attributedFields: AttributedItemFields?
@@ -38,13 +34,7 @@ struct SealedAttributes {
     static func seal(_ row: ItemRow, keyring: Keyring) throws(VaultError) -> [UInt8] {
         var writer = ByteWriter()
         writer.u8(row.attributedFields == nil ? version : attributedItemVersion)
-        writer.field(row.service)
-        writer.field(row.account)
-        if let label = row.label { writer.u8(1); writer.field(label) } else { writer.u8(0) }
-        writer.field(row.accessibility)
-        writer.field(row.accessControl)
-        writer.u64(row.created.bitPattern)
-        writer.u64(row.modified.bitPattern)
+        row.fields.write(into: &writer)
         if let key = row.key {
             writer.u8(1); writer.field(key.algorithm); writer.field(key.publicKey)
             // The key's constraints (SPEC D8), sealed again under their own key.
@@ -76,13 +66,7 @@ struct SealedAttributes {
         do {
             let encoding = try reader.u8()
             guard encoding == version || encoding == attributedItemVersion else { throw ByteReaderError() }
-            let service = String(decoding: try reader.field(), as: UTF8.self)
-            let account = String(decoding: try reader.field(), as: UTF8.self)
-            let label = try reader.u8() == 1 ? String(decoding: try reader.field(), as: UTF8.self) : nil
-            let accessibility = String(decoding: try reader.field(), as: UTF8.self)
-            let accessControl = String(decoding: try reader.field(), as: UTF8.self)
-            let created = Double(bitPattern: try reader.u64())
-            let modified = Double(bitPattern: try reader.u64())
+            let fields = try ItemFields.read(from: &reader)
             var key: ItemRow.KeyColumns?
             if try reader.u8() == 1 {
                 key = ItemRow.KeyColumns(algorithm: String(decoding: try reader.field(), as: UTF8.self), publicKey: try reader.field())
@@ -93,9 +77,7 @@ struct SealedAttributes {
             // Only a key's attributes carry key columns, and only in the key table.
             guard (key != nil) == (table == "key"), (attributedFields != nil) == (encoding == attributedItemVersion),
                   reader.rest().allSatisfy({ $0 == 0 }) else { throw ByteReaderError() }
-            return SealedAttributes(service: service, account: account, label: label, accessibility: accessibility,
-                                    accessControl: accessControl, created: created, modified: modified, key: key,
-                                    attributedFields: attributedFields)
+            return SealedAttributes(fields: fields, key: key, attributedFields: attributedFields)
         }
     }
 }

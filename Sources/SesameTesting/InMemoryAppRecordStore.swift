@@ -1,9 +1,10 @@
 import Sesame
 
-/// A `AppPasscodeStore` in memory, whose stored bytes a test can
-/// read and edit to play an attacker with access to the disk. Two
-/// `AppPasscode` values on one store model an app restart.
-public final class InMemoryAppPasscodeStore: AppPasscodeStore {
+/// An `AppRecordStore` in memory, for app passcodes or feature protection
+/// alike, whose stored bytes a test can read and edit to play an attacker
+/// with access to the disk. Two `AppPasscode` (or `FeatureProtection`)
+/// values on one store model an app restart.
+public final class InMemoryAppRecordStore: AppRecordStore {
     private let records = Locked<[String: [UInt8]]>([:])
 
     /// Creates an empty store.

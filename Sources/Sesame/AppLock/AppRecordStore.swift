@@ -1,12 +1,15 @@
-/// Where each app's passcode record is kept: one self-contained record per
-/// app identifier. The record holds only a salted scrypt hash, the attempt
-/// history and settings; a store needs no crypto of its own.
+/// Where each app's records are kept: one self-contained record per app
+/// identifier, for one ``AppRecordKind`` (an app passcode's record, SPEC E3,
+/// or a feature-protection record, SPEC B6). The records are opaque bytes:
+/// a passcode record holds only a salted scrypt hash, the attempt history and
+/// settings, a feature-protection record is sealed by Sesame, so a store
+/// needs no crypto of its own.
 ///
 /// A store that cannot authenticate what it returns (a plain file) lets
-/// someone who can write it reset the attempt history; a vault-backed store
-/// closes that gap.
-public protocol AppPasscodeStore: Sendable {
-    /// The record of `appIdentifier`, or `nil` when no passcode is set.
+/// someone who can write it reset the attempt history or switch protection
+/// off; a vault-backed store (``VaultAppRecordStore``) closes that gap.
+public protocol AppRecordStore: Sendable {
+    /// The record of `appIdentifier`, or `nil` when none was saved.
     ///
     /// - Parameter appIdentifier: The app's identifier.
     /// - Returns: The bytes last saved.

@@ -1,7 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
-@testable import SesameTesting
+@testable import SesameLinuxTesting
 
 /// A SoftwareTPM that cannot start says why: a full run once failed with
 /// "swtpm did not start:" and nothing after the colon. Each test stands in a
