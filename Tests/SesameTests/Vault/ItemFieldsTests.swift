@@ -25,7 +25,7 @@ struct ItemFieldsTests {
     func sharedByAll() {
         let row = ItemRow(id: 1, fields: Self.fields, wrappings: [], commitment: nil, ciphertext: [])
         #expect(ExportFile.Entry(fields: row.fields, value: [1]).service == "mail")
-        #expect(SealedAttributes(fields: row.fields, key: nil, secretService: nil).fields == row.fields)
+        #expect(SealedAttributes(fields: row.fields, key: nil, attributedFields: nil).fields == row.fields)
         var changed = row
         changed.modified = 1_800_000_000
         #expect(changed.fields.modified == 1_800_000_000)
