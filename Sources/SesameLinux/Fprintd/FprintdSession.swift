@@ -2,37 +2,35 @@ import Sesame
 
 /// One claim of the reader, on one connection and one thread.
 final class FprintdSession: BiometricSession {
-    private let thread: BusThread
+    private let thread: DBusClientThread
+    private let state: Locked<FprintdClaimState>
     private let configuration: FprintdSensor.Configuration
 
-    private init(thread: BusThread, configuration: FprintdSensor.Configuration) {
+    private init(thread: DBusClientThread, state: Locked<FprintdClaimState>, configuration: FprintdSensor.Configuration) {
         self.thread = thread
+        self.state = state
         self.configuration = configuration
     }
 
     deinit {
         // Safety net for a session dropped without end(): the claim must not outlive it.
         let timeout = configuration.timeoutMicroseconds
-        thread.shutdownSoon { context in FprintdBus.releaseAll(context, timeout: timeout) }
+        let state = state
+        thread.shutdownSoon { bus in FprintdBus.releaseAll(bus, state, timeout: timeout) }
     }
 
     static func begin(_ configuration: FprintdSensor.Configuration) async throws(BiometricSensorError) -> FprintdSession {
-        let thread = BusThread()
+        let thread = DBusClientThread(address: configuration.systemBusAddress, name: FprintdBus.threadName)
+        let state = Locked(FprintdClaimState())
         let timeout = configuration.timeoutMicroseconds
-        let claimed = await thread.run { context -> Result<Void, BusFailure> in
-            do throws(BusFailure) {
-                let bus = try FprintdBus.connect(context, address: configuration.systemBusAddress)
-                let device = try FprintdBus.defaultDevice(bus, timeout: timeout)
-                context.devicePath = device
-                for rule in FprintdBus.matchRules(device: device) { try bus.addMatch(rule) }
-                try FprintdBus.deviceCall("Claim", [configuration.username], device: device, bus, timeout: timeout)
-                context.claimed = true
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+        let claimed = await thread.run { bus throws(DBusError) in
+            let device = try FprintdBus.defaultDevice(bus, timeout: timeout)
+            state.withLock { $0.devicePath = device }
+            for rule in FprintdBus.matchRules(device: device) { try bus.addMatch(rule) }
+            try FprintdBus.deviceCall("Claim", [configuration.username], device: device, bus, timeout: timeout)
+            state.withLock { $0.claimed = true }
         }
-        let session = FprintdSession(thread: thread, configuration: configuration)
+        let session = FprintdSession(thread: thread, state: state, configuration: configuration)
         switch claimed {
         case .success:
             return session
@@ -47,6 +45,7 @@ final class FprintdSession: BiometricSession {
     func scan(hint: @escaping @Sendable (ScanHint) async -> Void) async throws(BiometricSensorError) -> ScanResult {
         let finger = configuration.finger
         let timeout = configuration.timeoutMicroseconds
+        let state = state
         let cancelled = Locked(false)
         let (hints, hintSink) = AsyncStream<ScanHint>.makeStream()
         // Hints reach the caller in order while the thread keeps waiting.
@@ -54,10 +53,11 @@ final class FprintdSession: BiometricSession {
             for await scanHint in hints { await hint(scanHint) }
         }
         let result = await withTaskCancellationHandler {
-            await thread.run { context in
+            await thread.run { bus in
                 defer { hintSink.finish() }
                 return FprintdVerify.run(
-                    context,
+                    bus,
+                    state,
                     finger: finger,
                     timeout: timeout,
                     isCancelled: { cancelled.withLock { $0 } },
@@ -70,14 +70,16 @@ final class FprintdSession: BiometricSession {
         hintSink.finish()
         await forwarder.value
         switch result {
-        case .success(let scanResult)?: return scanResult
-        case .failure(let error)?: throw error
+        case .success(.success(let scanResult))?: return scanResult
+        case .success(.failure(let error))?: throw error
+        case .failure(let failure)?: throw FprintdFailures.sensorError(failure)
         case nil: throw .unavailable(UnavailableReason(.hardwareError, "the fingerprint session has ended"))
         }
     }
 
     func end() async {
         let timeout = configuration.timeoutMicroseconds
-        await thread.shutdown { context in FprintdBus.releaseAll(context, timeout: timeout) }
+        let state = state
+        await thread.shutdown { bus in FprintdBus.releaseAll(bus, state, timeout: timeout) }
     }
 }
