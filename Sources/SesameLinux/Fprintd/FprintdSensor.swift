@@ -49,11 +49,11 @@ public struct FprintdSensor: BiometricSensor {
 
     /// Connects to fprintd and claims the default reader for the calling user.
     ///
-    /// - Returns: A session holding the claim until `BiometricSession.end()`.
+    /// - Returns: The claim, held until `BiometricClaim.release()`.
     /// - Throws: `BiometricSensorError.unavailable(_:)` with `deviceBusy`
     ///   when another program holds the reader, `permissionDenied` when polkit
     ///   refuses, `noSensor`, `serviceNotRunning`, `noSystemBus` or `libraryMissing`.
-    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
-        try await FprintdSession.begin(configuration)
+    public func claim() async throws(BiometricSensorError) -> any BiometricClaim {
+        try await FprintdClaim.begin(configuration)
     }
 }

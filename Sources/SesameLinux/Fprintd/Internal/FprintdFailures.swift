@@ -46,7 +46,7 @@ enum FprintdFailures {
         }
     }
 
-    /// A failure during a session, as the core expects it.
+    /// A failure during a claim, as the core expects it.
     static func sensorError(_ failure: DBusError) -> BiometricSensorError {
         if isNoEnrolledPrints(failure) { return .notEnrolled }
         return .unavailable(reason(failure))

@@ -1,7 +1,7 @@
 import Sesame
 
 /// One `VerifyStart` … `VerifyStatus(done)` … `VerifyStop` round, on the
-/// session's thread.
+/// claim's thread.
 enum FprintdVerify {
     /// How often a waiting scan looks at its cancellation flag. Results do not
     /// wait for this: `sd_bus_wait` returns as soon as a message arrives.
@@ -22,7 +22,7 @@ enum FprintdVerify {
         hint: @Sendable (ScanHint) -> Void
     ) -> Result<ScanResult, BiometricSensorError> {
         guard let device = state.withLock({ $0.claimed ? $0.devicePath : nil }) else {
-            return .failure(.unavailable(UnavailableReason(.hardwareError, "the fingerprint session has ended")))
+            return .failure(.unavailable(UnavailableReason(.hardwareError, "the fingerprint reader was released")))
         }
         if isCancelled() { return .failure(.cancelled) }
         // Anything queued now is from an earlier round, such as the no-match

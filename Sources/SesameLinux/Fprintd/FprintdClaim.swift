@@ -1,7 +1,7 @@
 import Sesame
 
 /// One claim of the reader, on one connection and one thread.
-final class FprintdSession: BiometricSession {
+final class FprintdClaim: BiometricClaim {
     private let thread: DBusClientThread
     private let state: Locked<FprintdClaimState>
     private let configuration: FprintdSensor.Configuration
@@ -13,13 +13,13 @@ final class FprintdSession: BiometricSession {
     }
 
     deinit {
-        // Safety net for a session dropped without end(): the claim must not outlive it.
+        // Safety net for a claim dropped without release(): it must not outlive this object.
         let timeout = configuration.timeoutMicroseconds
         let state = state
         thread.shutdownSoon { bus in FprintdBus.releaseAll(bus, state, timeout: timeout) }
     }
 
-    static func begin(_ configuration: FprintdSensor.Configuration) async throws(BiometricSensorError) -> FprintdSession {
+    static func begin(_ configuration: FprintdSensor.Configuration) async throws(BiometricSensorError) -> FprintdClaim {
         let thread = DBusClientThread(address: configuration.systemBusAddress, name: FprintdBus.threadName)
         let state = Locked(FprintdClaimState())
         let timeout = configuration.timeoutMicroseconds
@@ -30,12 +30,12 @@ final class FprintdSession: BiometricSession {
             try FprintdBus.deviceCall("Claim", [configuration.username], device: device, bus, timeout: timeout)
             state.withLock { $0.claimed = true }
         }
-        let session = FprintdSession(thread: thread, state: state, configuration: configuration)
+        let claim = FprintdClaim(thread: thread, state: state, configuration: configuration)
         switch claimed {
         case .success:
-            return session
+            return claim
         case .failure(let failure):
-            await session.end()
+            await claim.release()
             throw FprintdFailures.sensorError(failure)
         case nil:
             throw .unavailable(UnavailableReason(.hardwareError, "could not start a thread for the system bus"))
@@ -73,11 +73,11 @@ final class FprintdSession: BiometricSession {
         case .success(.success(let scanResult))?: return scanResult
         case .success(.failure(let error))?: throw error
         case .failure(let failure)?: throw FprintdFailures.sensorError(failure)
-        case nil: throw .unavailable(UnavailableReason(.hardwareError, "the fingerprint session has ended"))
+        case nil: throw .unavailable(UnavailableReason(.hardwareError, "the fingerprint reader was released"))
         }
     }
 
-    func end() async {
+    func release() async {
         let timeout = configuration.timeoutMicroseconds
         let state = state
         await thread.shutdown { bus in FprintdBus.releaseAll(bus, state, timeout: timeout) }
