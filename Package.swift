@@ -186,7 +186,7 @@ let package = Package(
             name: "SesameLinuxTests",
             dependencies: ["Sesame", "SesameLinux", "SesameTesting", "SesameLinuxTesting"],
             // The golden reuse tokens and sealed files, read through #filePath, never built.
-            exclude: ["Keyring/GoldenFixtures", "TPM/GoldenFixtures"]
+            exclude: ["KernelKeyring/GoldenFixtures", "TPM/GoldenFixtures"]
         ),
         .testTarget(
             name: "SesameSecretServiceTests",

@@ -31,11 +31,6 @@ static struct {
     int (*is_signal)(sd_bus_message *, const char *, const char *);
     const char *(*get_path)(sd_bus_message *);
     int (*read_basic)(sd_bus_message *, char, void *);
-    int (*enter_container)(sd_bus_message *, char, const char *);
-    int (*exit_container)(sd_bus_message *);
-    int (*read_strv)(sd_bus_message *, char ***);
-    int (*open_container)(sd_bus_message *, char, const char *);
-    int (*close_container)(sd_bus_message *);
 } sd;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -76,11 +71,6 @@ static void load_library(void) {
     SESAME_BIND(is_signal, "sd_bus_message_is_signal");
     SESAME_BIND(get_path, "sd_bus_message_get_path");
     SESAME_BIND(read_basic, "sd_bus_message_read_basic");
-    SESAME_BIND(enter_container, "sd_bus_message_enter_container");
-    SESAME_BIND(exit_container, "sd_bus_message_exit_container");
-    SESAME_BIND(read_strv, "sd_bus_message_read_strv");
-    SESAME_BIND(open_container, "sd_bus_message_open_container");
-    SESAME_BIND(close_container, "sd_bus_message_close_container");
     load_result = 0;
 }
 
@@ -195,50 +185,4 @@ const char *sesame_sdbus_message_get_path(sesame_sd_bus_message *message) {
 int sesame_sdbus_read_string(sesame_sd_bus_message *message, char type, const char **string) {
     *string = NULL;
     return sd.read_basic(message, type, string);
-}
-
-int sesame_sdbus_read_bool(sesame_sd_bus_message *message, int *value) {
-    *value = 0;
-    return sd.read_basic(message, 'b', value);
-}
-
-int sesame_sdbus_read_variant_string(sesame_sd_bus_message *message, const char **string) {
-    *string = NULL;
-    int r = sd.enter_container(message, 'v', "s");
-    if (r <= 0) return r;
-    r = sd.read_basic(message, 's', string);
-    if (r < 0) return r;
-    int e = sd.exit_container(message);
-    return e < 0 ? e : r;
-}
-
-int sesame_sdbus_read_strv(sesame_sd_bus_message *message, char ***strv) {
-    *strv = NULL;
-    return sd.read_strv(message, strv);
-}
-
-void sesame_sdbus_strv_free(char **strv) {
-    if (!strv) return;
-    for (char **s = strv; *s; s++) free(*s);
-    free(strv);
-}
-
-int sesame_sdbus_notify(sesame_sd_bus *bus, const char *app_name, const char *summary, const char *body,
-                        int32_t expire_timeout_ms, uint64_t timeout_usec, sesame_sd_bus_error *error) {
-    sd_bus_message *call = NULL, *reply = NULL;
-    int r = sd.new_method_call(bus, &call, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                               "org.freedesktop.Notifications", "Notify");
-    if (r < 0) return r;
-    uint32_t replaces_id = 0;
-    // Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions, a{sv} hints, i expire_timeout)
-    if ((r = sd.append_basic(call, 's', app_name)) >= 0 && (r = sd.append_basic(call, 'u', &replaces_id)) >= 0 &&
-        (r = sd.append_basic(call, 's', "")) >= 0 && (r = sd.append_basic(call, 's', summary)) >= 0 &&
-        (r = sd.append_basic(call, 's', body)) >= 0 && (r = sd.open_container(call, 'a', "s")) >= 0 &&
-        (r = sd.close_container(call)) >= 0 && (r = sd.open_container(call, 'a', "{sv}")) >= 0 &&
-        (r = sd.close_container(call)) >= 0 && (r = sd.append_basic(call, 'i', &expire_timeout_ms)) >= 0) {
-        r = sd.call(bus, call, timeout_usec, error, &reply);
-    }
-    sd.message_unref(call);
-    if (reply) sd.message_unref(reply);
-    return r < 0 ? r : 0;
 }

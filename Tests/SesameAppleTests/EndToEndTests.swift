@@ -111,13 +111,13 @@ struct EndToEndTests {
         #expect(await task.value == .appCancel)
     }
 
-    @Test("One system prompt at a time: a second session fails with deviceBusy")
+    @Test("One system prompt at a time: a second claim fails with deviceBusy")
     func onePrompt() async throws {
         let device = SimulatedLocalAuthentication()
         let sensor = device.sensor()
-        let first = try await sensor.beginSession()
+        let first = try await sensor.claim()
         do {
-            _ = try await sensor.beginSession()
+            _ = try await sensor.claim()
             Issue.record("expected deviceBusy")
         } catch {
             guard case .unavailable(let reason) = error else {
@@ -126,9 +126,9 @@ struct EndToEndTests {
             }
             #expect(reason.kind == .deviceBusy)
         }
-        await first.end()
-        let second = try await sensor.beginSession()
-        await second.end()
+        await first.release()
+        let second = try await sensor.claim()
+        await second.release()
     }
 
     @Test("SPEC A1: Device passcode through LocalAuthentication")

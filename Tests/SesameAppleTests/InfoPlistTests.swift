@@ -14,7 +14,7 @@ struct InfoPlistTests {
         device.script(.match)
         let sensor = device.sensor(infoPlist: Self.missing)
         await #expect(throws: BiometricSensorError.unavailable(LocalAuthenticationSensor.missingUsageDescription)) {
-            _ = try await sensor.beginSession()
+            _ = try await sensor.claim()
         }
         #expect(device.evaluations == 0)
         let state = await sensor.currentState()
@@ -41,9 +41,9 @@ struct InfoPlistTests {
         for (biometry, plist) in [(SimulatedLocalAuthentication.Biometry.faceID, Self.present), (.touchID, Self.missing)] {
             let device = SimulatedLocalAuthentication(biometry: biometry)
             device.script(.match)
-            let session = try await device.sensor(infoPlist: plist).beginSession()
-            #expect(try await session.scan { _ in } == .match)
-            await session.end()
+            let claim = try await device.sensor(infoPlist: plist).claim()
+            #expect(try await claim.scan { _ in } == .match)
+            await claim.release()
         }
     }
 

@@ -22,7 +22,7 @@ struct LockAndStatusCommandTests {
 
     static var keyringAvailable: Bool {
         #if os(Linux)
-        KeyringReuseCache.availability() == .available
+        KernelKeyringReuseWindowStore.availability() == .available
         #else
         false
         #endif

@@ -7,32 +7,32 @@ struct SimulatedSensorTests {
     @Test("A scan waits for a presentation, as a real sensor waits for a finger")
     func waitsForFinger() async throws {
         let sensor = SimulatedSensor()
-        let session = try await sensor.beginSession()
-        let scan = Task { try await session.scan { _ in } }
+        let claim = try await sensor.claim()
+        let scan = Task { try await claim.scan { _ in } }
         await sensor.waitUntilScanning()
         sensor.present(.match)
         #expect(try await scan.value == .match)
-        await session.end()
-        #expect(sensor.activeSessions == 0)
+        await claim.release()
+        #expect(sensor.activeClaims == 0)
     }
 
     @Test("Hints are delivered in order and do not end the scan")
     func hints() async throws {
         let sensor = SimulatedSensor()
         sensor.present(.hint(.fingerNotCentered), .hint(.swipeTooShort), .noMatch)
-        let session = try await sensor.beginSession()
+        let claim = try await sensor.claim()
         let seen = HintLog()
-        #expect(try await session.scan { await seen.append($0) } == .noMatch)
+        #expect(try await claim.scan { await seen.append($0) } == .noMatch)
         #expect(await seen.hints == [.fingerNotCentered, .swipeTooShort])
-        await session.end()
+        await claim.release()
     }
 
     @Test("Unplugging mid-scan fails it as disconnected; the state says unplugged")
     func unplug() async throws {
         let sensor = SimulatedSensor()
-        let session = try await sensor.beginSession()
+        let claim = try await sensor.claim()
         let scan = Task { () async -> Result<ScanResult, BiometricSensorError> in
-            do throws(BiometricSensorError) { return .success(try await session.scan { _ in }) } catch { return .failure(error) }
+            do throws(BiometricSensorError) { return .success(try await claim.scan { _ in }) } catch { return .failure(error) }
         }
         await sensor.waitUntilScanning()
         sensor.unplug()
@@ -42,19 +42,19 @@ struct SimulatedSensorTests {
             return
         }
         #expect(reason.kind == .disconnected)
-        await session.end()
+        await claim.release()
         guard case .unavailable = await sensor.currentState().availability else {
             Issue.record("an unplugged sensor must be unavailable")
             return
         }
     }
 
-    @Test("Cancelling a scan stops it; ending a session twice counts once")
+    @Test("Cancelling a scan stops it; releasing a claim twice counts once")
     func cancel() async throws {
         let sensor = SimulatedSensor()
-        let session = try await sensor.beginSession()
+        let claim = try await sensor.claim()
         let scan = Task { () async -> Result<ScanResult, BiometricSensorError> in
-            do throws(BiometricSensorError) { return .success(try await session.scan { _ in }) } catch { return .failure(error) }
+            do throws(BiometricSensorError) { return .success(try await claim.scan { _ in }) } catch { return .failure(error) }
         }
         await sensor.waitUntilScanning()
         scan.cancel()
@@ -62,24 +62,24 @@ struct SimulatedSensorTests {
             Issue.record("expected cancelled")
             return
         }
-        await session.end()
-        await session.end()
-        #expect(sensor.activeSessions == 0)
+        await claim.release()
+        await claim.release()
+        #expect(sensor.activeClaims == 0)
         #expect(sensor.scansCancelled == 1)
     }
 
-    @Test("Busy, lockout and no enrolment refuse a session")
+    @Test("Busy, lockout and no enrolment refuse a claim")
     func refusals() async {
         let sensor = SimulatedSensor()
         sensor.setBusy(true)
-        await #expect(throws: BiometricSensorError.self) { _ = try await sensor.beginSession() }
+        await #expect(throws: BiometricSensorError.self) { _ = try await sensor.claim() }
         sensor.setBusy(false)
         sensor.setLockedOut(true)
-        await #expect(throws: BiometricSensorError.lockedOut) { _ = try await sensor.beginSession() }
+        await #expect(throws: BiometricSensorError.lockedOut) { _ = try await sensor.claim() }
         sensor.setLockedOut(false)
         sensor.unenrolAll()
-        await #expect(throws: BiometricSensorError.notEnrolled) { _ = try await sensor.beginSession() }
-        #expect(sensor.activeSessions == 0)
+        await #expect(throws: BiometricSensorError.notEnrolled) { _ = try await sensor.claim() }
+        #expect(sensor.activeClaims == 0)
     }
 
     @Test("Two sensors with the same enrolment but different identities have different domain states")

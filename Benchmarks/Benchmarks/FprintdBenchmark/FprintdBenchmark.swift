@@ -23,17 +23,17 @@ let benchmarks: @Sendable () -> Void = {
         return
     }
 
-    Benchmark("FprintdSensor session: claim, verify (scan sent at once), release") { benchmark in
+    Benchmark("FprintdSensor claim: Claim, verify (scan sent at once), release") { benchmark in
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let sensor = FprintdSensor(.init(systemBusAddress: harness.systemBusAddress))
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let session = try await sensor.beginSession()
+            let claim = try await sensor.claim()
             try await harness.scan("owner")
-            let result = try await session.scan { _ in }
-            await session.end()
+            let result = try await claim.scan { _ in }
+            await claim.release()
             precondition(result == .match)
         }
         benchmark.stopMeasurement()

@@ -8,7 +8,7 @@
 #include "sdbus_server_shim.h"
 #include "pam_shim.h"
 // The kernel keyring is reached by raw system calls: no library at all.
-#include "keyring_shim.h"
+#include "kernel_keyring_shim.h"
 // tpm2-tss (the TPM as the device key store), opened with dlopen like libpam.
 #include "tpm_shim.h"
 // OpenSSL's libcrypto, opened with dlopen: constant-time modular exponentiation

@@ -52,11 +52,6 @@ int sesame_sdbus_new_method_call(sesame_sd_bus *bus, sesame_sd_bus_message **cal
 int sesame_sdbus_call_message(sesame_sd_bus *bus, sesame_sd_bus_message *call, uint64_t timeout_usec,
                               sesame_sd_bus_message **reply, sesame_sd_bus_error *error);
 
-/// Shows a desktop notification: org.freedesktop.Notifications.Notify with
-/// no icon, actions or hints. Returns 0 or a negative errno.
-int sesame_sdbus_notify(sesame_sd_bus *bus, const char *app_name, const char *summary, const char *body,
-                        int32_t expire_timeout_ms, uint64_t timeout_usec, sesame_sd_bus_error *error);
-
 /// Installs a match rule on the bus. Matching messages are returned by
 /// sesame_sdbus_process. Returns 0 or a negative errno.
 int sesame_sdbus_add_match(sesame_sd_bus *bus, const char *rule);
@@ -67,17 +62,12 @@ int sesame_sdbus_process(sesame_sd_bus *bus, sesame_sd_bus_message **message);
 int sesame_sdbus_wait(sesame_sd_bus *bus, uint64_t timeout_usec);
 
 void sesame_sdbus_message_unref(sesame_sd_bus_message *message);
-/// 1 when the message is the signal interface.member, else 0.
+/// 1 when the message is the signal interface.member, else 0; a NULL
+/// interface or member matches any.
 int sesame_sdbus_message_is_signal(sesame_sd_bus_message *message, const char *interface, const char *member);
 const char *sesame_sdbus_message_get_path(sesame_sd_bus_message *message);
-/// Reads the next argument of basic type `type` ('s', 'o' or 'b'). For 's'
-/// and 'o', *string points into the message. Returns >0, 0 at the end, <0 on error.
+/// Reads the next argument of basic type `type` ('s' or 'o'); *string points
+/// into the message. Returns >0, 0 at the end, <0 on error.
 int sesame_sdbus_read_string(sesame_sd_bus_message *message, char type, const char **string);
-int sesame_sdbus_read_bool(sesame_sd_bus_message *message, int *value);
-/// Reads a variant holding a string ('v' of "s"), as Properties.Get returns.
-int sesame_sdbus_read_variant_string(sesame_sd_bus_message *message, const char **string);
-/// Reads an array of strings; free *strv with sesame_sdbus_strv_free.
-int sesame_sdbus_read_strv(sesame_sd_bus_message *message, char ***strv);
-void sesame_sdbus_strv_free(char **strv);
 
 #endif

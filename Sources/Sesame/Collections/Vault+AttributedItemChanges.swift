@@ -157,14 +157,14 @@ extension Vault {
         var row = original
         change(&row)
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
-        row.mac = keyring.mac(row)
+        row.mac = vaultKeys.mac(row)
         let finished = row
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, keyring: keyring),
+            guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, vaultKeys: vaultKeys),
                   current.isSameRevision(as: original), current.label == original.label, current.attributedFields == original.attributedFields
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted meanwhile; nothing was written") }
-            try finished.replace(db, keyring: keyring)
+            try finished.replace(db, vaultKeys: vaultKeys)
         }
     }
 }

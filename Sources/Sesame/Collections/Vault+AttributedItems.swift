@@ -124,13 +124,13 @@ extension Vault {
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
             accessControl: accessControl, context: context, dates: dates)
         let checked = replaced
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard try CollectionRecord.fetch(db, id: collection, keyring: keyring) != nil else {
+            guard try CollectionRecord.fetch(db, id: collection, vaultKeys: vaultKeys) != nil else {
                 throw VaultError(.itemNotFound, "The collection \"\(collection.escapingControlCharacters())\" was deleted meanwhile; nothing was written")
             }
             if replacing {
-                let found = try AttributeIndex.search(db, query: AttributeIndex.Query(attributes: attributes, collection: collection), keyring: keyring)
+                let found = try AttributeIndex.search(db, query: AttributeIndex.Query(attributes: attributes, collection: collection), vaultKeys: vaultKeys)
                 guard found.tampered.isEmpty else {
                     throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
                 }
@@ -143,11 +143,11 @@ extension Vault {
                     try AttributeIndex.remove(table: "item", id: old.id, db)
                 }
             }
-            guard try ItemRow.fetch(db, service: row.service, account: row.account, keyring: keyring) == nil else {
+            guard try ItemRow.fetch(db, service: row.service, account: row.account, vaultKeys: vaultKeys) == nil else {
                 throw VaultError(.duplicateItem, "\(row.name) already exists (it changed while being replaced); nothing was written")
             }
-            try row.insert(db, keyring: keyring)
-            try CollectionRecord.touch(db, id: collection, now: row.created, keyring: keyring)
+            try row.insert(db, vaultKeys: vaultKeys)
+            try CollectionRecord.touch(db, id: collection, now: row.created, vaultKeys: vaultKeys)
         }
         guard let item = row.attributedItem else { throw VaultError(.ioError, "\(row.name) was written with an unreadable access control") }
         return item
@@ -161,13 +161,13 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `ioError`.
     public func deleteItem(_ id: String, inCollection collection: String) async throws(VaultError) {
         let row = try await attributedRow(id, inCollection: collection)
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let now = authenticators.clock.now().timeIntervalSince1970
         try await write { db in
-            guard try ItemRow.delete(db, service: row.service, account: row.account, keyring: keyring) else {
+            guard try ItemRow.delete(db, service: row.service, account: row.account, vaultKeys: vaultKeys) else {
                 throw VaultError(.itemNotFound, "\(row.name) was deleted meanwhile")
             }
-            try CollectionRecord.touch(db, id: collection, now: now, keyring: keyring)
+            try CollectionRecord.touch(db, id: collection, now: now, vaultKeys: vaultKeys)
         }
     }
 
@@ -194,7 +194,7 @@ extension Vault {
         var row = ItemRow(
             id: id, service: CollectionNames.service(ofCollection: collection), account: identifier, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: dates?.created ?? now, modified: dates?.modified ?? now,
-            wrappings: wrappings, commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+            wrappings: wrappings, commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [])
         row.attributedFields = AttributedItemFields(contentType: contentType, attributes: attributes)
         try sealValue(value, into: &row, key: itemKey)
         return row
@@ -202,8 +202,8 @@ extension Vault {
 
     /// What the index finds for `query`, every candidate checked.
     func attributeSearch(_ query: AttributeIndex.Query) async throws(VaultError) -> AttributeIndex.Found {
-        let keyring = keyring
-        let found = try await readDatabase { db in try AttributeIndex.search(db, query: query, keyring: keyring) }
+        let vaultKeys = vaultKeys
+        let found = try await readDatabase { db in try AttributeIndex.search(db, query: query, vaultKeys: vaultKeys) }
         guard found.tampered.isEmpty else {
             throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
         }

@@ -25,8 +25,8 @@ extension Vault {
     /// - Throws: ``VaultError`` with `tampered` (a record was edited),
     ///   `damaged`, `ioError`.
     public func collections() async throws(VaultError) -> [ItemCollection] {
-        let keyring = keyring
-        let records = try await readDatabase { db in try CollectionRecord.fetchAll(db, keyring: keyring) }
+        let vaultKeys = vaultKeys
+        let records = try await readDatabase { db in try CollectionRecord.fetchAll(db, vaultKeys: vaultKeys) }
         return records.map(\.description).sorted { ($0.label, $0.id) < ($1.label, $1.id) }
     }
 
@@ -36,8 +36,8 @@ extension Vault {
     /// - Returns: The collection.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func collection(_ id: String) async throws(VaultError) -> ItemCollection {
-        let keyring = keyring
-        guard let record = try await readDatabase({ db in try CollectionRecord.fetch(db, id: id, keyring: keyring) }) else {
+        let vaultKeys = vaultKeys
+        guard let record = try await readDatabase({ db in try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) }) else {
             throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\"")
         }
         return record.description
@@ -57,10 +57,10 @@ extension Vault {
         if let alias { try CollectionNames.check(alias: alias) }
         let now = authenticators.clock.now().timeIntervalSince1970
         let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            try record.save(db, keyring: keyring)
-            if let alias { try AliasRecord.store(db, name: alias, collection: record.id, keyring: keyring) }
+            try record.save(db, vaultKeys: vaultKeys)
+            if let alias { try AliasRecord.store(db, name: alias, collection: record.id, vaultKeys: vaultKeys) }
         }
         return record.description
     }
@@ -72,13 +72,13 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered` (one of its
     ///   items does not open; nothing is deleted), `ioError`.
     public func deleteCollection(_ id: String) async throws(VaultError) {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil else {
+            guard try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil else {
                 throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to delete")
             }
-            try AttributeIndex.deleteItems(ofCollection: id, db, keyring: keyring)
-            try AliasRecord.removeAll(pointingTo: id, db, keyring: keyring)
+            try AttributeIndex.deleteItems(ofCollection: id, db, vaultKeys: vaultKeys)
+            try AliasRecord.removeAll(pointingTo: id, db, vaultKeys: vaultKeys)
             try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
         }
     }
@@ -93,14 +93,14 @@ extension Vault {
     public func setCollectionLabel(_ label: String, of id: String) async throws(VaultError) {
         try CollectionNames.check(label: label, what: "collection")
         let now = authenticators.clock.now().timeIntervalSince1970
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard var record = try CollectionRecord.fetch(db, id: id, keyring: keyring) else {
+            guard var record = try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) else {
                 throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to relabel")
             }
             record.label = label
             record.modified = max(now, record.modified)
-            try record.save(db, keyring: keyring)
+            try record.save(db, vaultKeys: vaultKeys)
         }
     }
 
@@ -111,10 +111,10 @@ extension Vault {
     ///   points nowhere (or at a collection since deleted).
     /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
     public func alias(named name: String) async throws(VaultError) -> String? {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         return try await readDatabase { db -> String? in
-            guard let id = try AliasRecord.fetch(db, name: name, keyring: keyring),
-                  try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil else { return nil }
+            guard let id = try AliasRecord.fetch(db, name: name, vaultKeys: vaultKeys),
+                  try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil else { return nil }
             return id
         }
     }
@@ -137,18 +137,18 @@ extension Vault {
         if let found = try await alias(named: name) { return found }
         try CollectionNames.check(alias: name)
         try CollectionNames.check(label: label, what: "collection")
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let now = authenticators.clock.now().timeIntervalSince1970
         let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
         let chosen = Locked(record.id)
         try await write { db in
             // Another process may have made it meanwhile: its collection wins.
-            if let id = try AliasRecord.fetch(db, name: name, keyring: keyring), try CollectionRecord.fetch(db, id: id, keyring: keyring) != nil {
+            if let id = try AliasRecord.fetch(db, name: name, vaultKeys: vaultKeys), try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil {
                 chosen.withLock { $0 = id }
                 return
             }
-            try record.save(db, keyring: keyring)
-            try AliasRecord.store(db, name: name, collection: record.id, keyring: keyring)
+            try record.save(db, vaultKeys: vaultKeys)
+            try AliasRecord.store(db, name: name, collection: record.id, vaultKeys: vaultKeys)
         }
         return chosen.withLock { $0 }
     }
@@ -162,12 +162,12 @@ extension Vault {
     ///   `invalidName`, `invalidArgument`, `tampered`, `ioError`.
     public func setAlias(_ name: String, to collection: String?) async throws(VaultError) {
         try CollectionNames.check(alias: name)
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            if let collection, try CollectionRecord.fetch(db, id: collection, keyring: keyring) == nil {
+            if let collection, try CollectionRecord.fetch(db, id: collection, vaultKeys: vaultKeys) == nil {
                 throw VaultError(.itemNotFound, "No collection \"\(collection.escapingControlCharacters())\" for the alias \"\(name.escapingControlCharacters())\"")
             }
-            try AliasRecord.store(db, name: name, collection: collection, keyring: keyring)
+            try AliasRecord.store(db, name: name, collection: collection, vaultKeys: vaultKeys)
         }
     }
 }

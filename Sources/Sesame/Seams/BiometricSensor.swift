@@ -13,12 +13,12 @@ public protocol BiometricSensor: Sendable {
     func currentState() async -> BiometricSensorState
 
     /// Claims the sensor for one evaluation (fprintd: a D-Bus connection and a
-    /// `Claim`). The caller always ends the session, also on error and cancellation.
+    /// `Claim`). The caller always releases the claim, also on error and cancellation.
     ///
-    /// - Returns: A session that can take scans until ``BiometricSession/end()``.
+    /// - Returns: A claim that can take scans until ``BiometricClaim/release()``.
     /// - Throws: ``BiometricSensorError`` when the sensor cannot be claimed
     ///   (busy, gone, not enrolled, locked out).
-    func beginSession() async throws(BiometricSensorError) -> any BiometricSession
+    func claim() async throws(BiometricSensorError) -> any BiometricClaim
 
     /// Tells the sensor that the device passcode just succeeded, so a sensor
     /// with its own lockout may lift it (SPEC A4). The default does nothing.

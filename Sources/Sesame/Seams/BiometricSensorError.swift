@@ -1,4 +1,4 @@
-/// Why a sensor could not complete a session or a scan.
+/// Why a sensor could not be claimed or complete a scan.
 public enum BiometricSensorError: Error, Sendable, Hashable {
     /// The sensor cannot be used; the reason says why (busy, gone, denied…).
     case unavailable(UnavailableReason)

@@ -90,7 +90,7 @@ package enum Labels {
     /// The magic of the reuse-window token in the kernel keyring (SesameLinux).
     package static let keyringReuseMagic = "SRW1"
     /// The prefix of the reuse-window key's description; the app name follows (SesameLinux).
-    package static let keyringReusePrefix = "sesame:reuse:"
+    package static let kernelKeyringReusePrefix = "sesame:reuse:"
 
     /// A label as bytes.
     static func bytes(_ label: String) -> [UInt8] { Array(label.utf8) }

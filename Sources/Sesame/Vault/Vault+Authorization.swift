@@ -54,7 +54,7 @@ extension Vault {
               case .available = await BiometryState.current(on: context),
               let current = context.domainState
         else { return false }
-        return !ConstantTime.equals(keyring.commitment(to: current), commitment)
+        return !ConstantTime.equals(vaultKeys.commitment(to: current), commitment)
     }
 
     private static func invalidated(_ row: ItemRow) -> VaultError {
@@ -74,15 +74,15 @@ extension Vault {
             if wrapping.factors.contains(.biometryCurrentSet) { wrapping.sealed = [] }
             return wrapping
         })
-        updated.lookup = keyring.lookup(table: row.table, service: row.service, account: row.account)
-        updated.mac = keyring.mac(updated)
+        updated.lookup = vaultKeys.lookup(table: row.table, service: row.service, account: row.account)
+        updated.mac = vaultKeys.mac(updated)
         let finished = updated
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
             // Only the row that was judged; a concurrent change wins.
-            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account, keyring: keyring),
+            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account, vaultKeys: vaultKeys),
                   current.isSameRevision(as: row) else { return }
-            try finished.replace(db, keyring: keyring)
+            try finished.replace(db, vaultKeys: vaultKeys)
         }
     }
 
@@ -137,7 +137,7 @@ extension Vault {
         for wrapping in wrappings where wrapping.factors.isSubset(of: satisfied) {
             if wrapping.factors.contains(.biometryCurrentSet) {
                 guard let domainState, let commitment = row.commitment,
-                      ConstantTime.equals(keyring.commitment(to: domainState), commitment)
+                      ConstantTime.equals(vaultKeys.commitment(to: domainState), commitment)
                 else {
                     invalidated = true
                     continue
@@ -152,7 +152,7 @@ extension Vault {
                 passwordKey = try derivePasswordKey(password, salt: wrapping.salt, cost: cost)
             }
             let classKey = KeyDerivation.classKey(
-                keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
+                vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: wrapping.factors, domainState: domainState, passwordKey: passwordKey)
             let associatedData = Wrapping.associatedData(row.wrappingLabel, itemID: row.id, factors: wrapping.factors)
             if var bytes = Envelope.open(wrapping.sealed, key: classKey, associatedData: associatedData) {

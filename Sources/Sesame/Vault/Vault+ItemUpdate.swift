@@ -52,13 +52,13 @@ extension Vault {
         row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let service = original.service, account = original.account
         try await write { db in
-            guard let current = try ItemRow.fetch(db, service: service, account: account, keyring: keyring),
+            guard let current = try ItemRow.fetch(db, service: service, account: account, vaultKeys: vaultKeys),
                   current.isSameRevision(as: original)
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted while authenticating; \(consequence)") }
-            try finished.replace(db, keyring: keyring)
+            try finished.replace(db, vaultKeys: vaultKeys)
         }
     }
 }

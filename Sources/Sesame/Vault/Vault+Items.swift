@@ -100,24 +100,24 @@ extension Vault {
             id: id, service: service, account: account, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: wrappings,
-            commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [])
+            commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [])
         row.attributedFields = attributes.map { AttributedItemFields(contentType: "text/plain", attributes: $0) }
         try sealValue(value, into: &row, key: itemKey)
         let finished = row
-        let keys = keyring
+        let keys = vaultKeys
         let checked = replaced
         try await write { db in
-            if replacing, let current = try ItemRow.fetch(db, service: service, account: account, keyring: keys) {
+            if replacing, let current = try ItemRow.fetch(db, service: service, account: account, vaultKeys: keys) {
                 // Only the row that was checked goes; one that appeared or changed since is kept.
                 guard let checked, current.isSameRevision(as: checked) else {
                     throw VaultError(.duplicateItem, "\(name) changed while being replaced; it is kept as it is and nothing was written")
                 }
-                _ = try ItemRow.delete(db, service: service, account: account, keyring: keys)
+                _ = try ItemRow.delete(db, service: service, account: account, vaultKeys: keys)
             }
-            guard try ItemRow.fetch(db, service: service, account: account, keyring: keys) == nil else {
+            guard try ItemRow.fetch(db, service: service, account: account, vaultKeys: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(name) already exists; update it or delete it first")
             }
-            try finished.insert(db, keyring: keys)
+            try finished.insert(db, vaultKeys: keys)
         }
     }
 
@@ -175,9 +175,9 @@ extension Vault {
     ///   - account: The item's account.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
     public func delete(service: String, account: String) async throws(VaultError) {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard try ItemRow.delete(db, service: service, account: account, keyring: keyring) else {
+            guard try ItemRow.delete(db, service: service, account: account, vaultKeys: vaultKeys) else {
                 throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\" to delete")
             }
         }
@@ -191,10 +191,10 @@ extension Vault {
     /// - Returns: `true` when it exists.
     /// - Throws: ``VaultError`` with `damaged` or `ioError`.
     public func contains(service: String, account: String) async throws(VaultError) -> Bool {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         return try await readDatabase { db in
             if try ItemRow.isSealed(db, table: "item") {
-                let lookup = Data(keyring.lookup(table: "item", service: service, account: account))
+                let lookup = Data(vaultKeys.lookup(table: "item", service: service, account: account))
                 return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE lookup = ?", arguments: [lookup]) ?? false
             }
             return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE service = ? AND account = ?", arguments: [service, account]) ?? false
@@ -239,8 +239,8 @@ extension Vault {
     func verifiedRows<Described>(
         table: String, service: String?, _ describe: @escaping @Sendable (ItemRow) -> Described?
     ) async throws(VaultError) -> [Described] {
-        let keyring = keyring
-        let results = try await readDatabase { db in try ItemRow.fetchAll(db, table: table, keyring: keyring) }
+        let vaultKeys = vaultKeys
+        let results = try await readDatabase { db in try ItemRow.fetchAll(db, table: table, vaultKeys: vaultKeys) }
         var rows: [ItemRow] = []
         var tampered: [String] = []
         for result in results {
@@ -252,7 +252,7 @@ extension Vault {
         rows = rows.filter { service == nil || $0.service == service }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
         var described: [Described] = []
         for row in rows {
-            guard keyring.verify(row), let value = describe(row) else {
+            guard vaultKeys.verify(row), let value = describe(row) else {
                 tampered.append(row.name)
                 continue
             }
@@ -267,14 +267,14 @@ extension Vault {
     /// The row of `service`/`account` in `table` (`item`, or `key` for
     /// ``KeyAlgorithm`` keys), after checking its MAC.
     func verifiedRow(table: String = "item", service: String, account: String) async throws(VaultError) -> ItemRow {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let row = try await readDatabase { db in
-            try ItemRow.fetch(db, table: table, service: service, account: account, keyring: keyring)
+            try ItemRow.fetch(db, table: table, service: service, account: account, vaultKeys: vaultKeys)
         }
         guard let row, (row.key == nil) == (table == "item") else {
             throw VaultError(.itemNotFound, "No \(table) \"\(account)\" of \"\(service)\"")
         }
-        guard keyring.verify(row) else {
+        guard vaultKeys.verify(row) else {
             throw VaultError(.tampered, "\(row.name) failed its integrity check: its row was edited, swapped or damaged. Sesame does not repair it")
         }
         return row
@@ -287,8 +287,8 @@ extension Vault {
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
         row.ciphertext = try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData)
-        row.lookup = keyring.lookup(table: row.table, service: row.service, account: row.account)
-        row.mac = keyring.mac(row)
+        row.lookup = vaultKeys.lookup(table: row.table, service: row.service, account: row.account)
+        row.mac = vaultKeys.mac(row)
     }
 
     /// Writes in one transaction, after bringing the file to the current

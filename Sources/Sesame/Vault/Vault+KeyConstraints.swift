@@ -15,7 +15,7 @@ extension Vault {
     /// set (beyond ``KeyConstraintsRecord/clockSkew``) is `notAvailable`; a
     /// confirm-each-use key asks the owner on a prompt of its own.
     func enforceConstraints(of row: ItemRow, prompt: String, context: AuthenticationContext?) async throws(VaultError) {
-        guard let record = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey) else { return }
+        guard let record = try KeyConstraintsRecord.open(row, key: vaultKeys.constraintsKey) else { return }
         let now = authenticators.clock.now()
         if record.hasExpired(at: now, boot: authenticators.clock.bootInstant()) {
             try await delete(row)
@@ -45,42 +45,42 @@ extension Vault {
     /// - Returns: The key with its constraints as now stored.
     package func constrainKey(service: String, name: String, with constraints: KeyConstraints) async throws(VaultError) -> VaultKey {
         let row = try await verifiedRow(table: "key", service: service, account: name)
-        let current = try KeyConstraintsRecord.open(row, key: keyring.constraintsKey)?.constraints ?? .none
+        let current = try KeyConstraintsRecord.open(row, key: vaultKeys.constraintsKey)?.constraints ?? .none
         let tightened = current.tightened(by: constraints)
-        guard let unchanged = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        guard let unchanged = row.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         if tightened == current { return unchanged }
         var updated = row
         try KeyConstraintsRecord(constraints: tightened, since: authenticators.clock.now().timeIntervalSince1970,
                                  sinceBoot: authenticators.clock.bootInstant())
-            .seal(into: &updated, key: keyring.constraintsKey)
+            .seal(into: &updated, key: vaultKeys.constraintsKey)
         // Rows are only ever written sealed (SPEC D9): `write` upgrades the file first.
-        updated.lookup = keyring.lookup(table: updated.table, service: updated.service, account: updated.account)
-        updated.mac = keyring.mac(updated)
+        updated.lookup = vaultKeys.lookup(table: updated.table, service: updated.service, account: updated.account)
+        updated.mac = vaultKeys.mac(updated)
         let finished = updated
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
             // Only the row that was judged: a concurrent change is not overwritten.
-            guard let stored = try ItemRow.fetch(db, table: "key", service: service, account: name, keyring: keyring),
+            guard let stored = try ItemRow.fetch(db, table: "key", service: service, account: name, vaultKeys: vaultKeys),
                   stored.isSameRevision(as: row) else {
                 throw VaultError(.ioError, "\(row.name) changed while its constraints were stored; try again")
             }
-            try finished.replace(db, keyring: keyring)
+            try finished.replace(db, vaultKeys: vaultKeys)
         }
-        guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(row.name) was stored but cannot be described") }
+        guard let attributes = finished.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.ioError, "\(row.name) was stored but cannot be described") }
         return attributes
     }
 
     /// Deletes the keys of `service` past their lifetime, as a listing that
     /// may write (the agent's) does; ``keys(service:)`` leaves them out.
     package func deleteExpiredKeys(service: String) async throws(VaultError) {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let clock = authenticators.clock
         // Rows that do not open are left to the listing, which reports them.
         let rows = try await readDatabase { db in
-            try ItemRow.fetchAll(db, table: "key", keyring: keyring).compactMap { try? $0.get() }
+            try ItemRow.fetchAll(db, table: "key", vaultKeys: vaultKeys).compactMap { try? $0.get() }
         }
-        for row in rows where row.service == service && keyring.verify(row) {
-            if row.hasExpired(keyring: keyring, clock: clock) {
+        for row in rows where row.service == service && vaultKeys.verify(row) {
+            if row.hasExpired(vaultKeys: vaultKeys, clock: clock) {
                 try await delete(row)
             }
         }

@@ -59,7 +59,7 @@ extension Vault {
         }
         if rsaScheme == .pkcs1SHA1 {
             // Here, not in an agent, so that no process signs SHA-1 with an unmarked key (SPEC D8); before any prompt.
-            guard try KeyConstraintsRecord.open(row, key: keyring.constraintsKey)?.constraints.allowsSHA1Signatures == true else {
+            guard try KeyConstraintsRecord.open(row, key: vaultKeys.constraintsKey)?.constraints.allowsSHA1Signatures == true else {
                 throw VaultError(.invalidArgument, "\(row.name) is not marked for SHA-1 signatures (ssh-rsa), which are broken; "
                                  + "it signs rsa-sha2-256 and rsa-sha2-512. Only a key created or imported with the mark "
                                  + "(KeyConstraints.allowsSHA1Signatures; sesame key create/import --allow-sha1) signs SHA-1")

@@ -78,9 +78,9 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func key(service: String, name: String) async throws(VaultError) -> VaultKey {
         let row = try await verifiedRow(table: "key", service: service, account: name)
-        guard let key = row.keyAttributes(keyring: keyring) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        guard let key = row.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         // SPEC D8: past its lifetime a key no longer exists for anyone.
-        guard !row.hasExpired(keyring: keyring, clock: authenticators.clock) else {
+        guard !row.hasExpired(vaultKeys: vaultKeys, clock: authenticators.clock) else {
             throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\": its lifetime ended")
         }
         return key
@@ -93,10 +93,10 @@ extension Vault {
     /// - Returns: The keys, sorted by service and name.
     /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
     public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let clock = authenticators.clock
         return try await verifiedRows(table: "key", service: service) { row in
-            row.keyAttributes(keyring: keyring).map { (key: $0, expired: row.hasExpired(keyring: keyring, clock: clock)) }
+            row.keyAttributes(vaultKeys: vaultKeys).map { (key: $0, expired: row.hasExpired(vaultKeys: vaultKeys, clock: clock)) }
         }
         .filter { !$0.expired }.map(\.key)
     }
@@ -109,9 +109,9 @@ extension Vault {
     ///   - name: The key's name.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
     public func deleteKey(service: String, name: String) async throws(VaultError) {
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         try await write { db in
-            guard try ItemRow.delete(db, table: "key", service: service, account: name, keyring: keyring) else {
+            guard try ItemRow.delete(db, table: "key", service: service, account: name, vaultKeys: vaultKeys) else {
                 throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\" to delete")
             }
         }
@@ -193,26 +193,26 @@ extension Vault {
             id: id, service: service, account: name, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: now, modified: now, wrappings: wrappings,
-            commitment: protection.domainState.map { keyring.commitment(to: $0) }, ciphertext: [],
+            commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [],
             key: .init(algorithm: key.algorithm.rawValue, publicKey: publicKey.rawRepresentation))
         if !constraints.isEmpty {
             // Sealed before the value, whose sealing MACs the whole row, constraints included.
             try KeyConstraintsRecord(constraints: constraints, since: now, sinceBoot: authenticators.clock.bootInstant())
-                .seal(into: &row, key: keyring.constraintsKey)
+                .seal(into: &row, key: vaultKeys.constraintsKey)
         }
         var stored = key.storedBytes
         defer { wipe(&stored) }
         try sealValue(SecretBytes(stored), into: &row, key: rowKey)
         let finished = row
-        let keys = keyring
+        let keys = vaultKeys
         // A vault from before format 3 gets its key table in the upgrade `write` makes first.
         try await write { db in
-            guard try ItemRow.fetch(db, table: "key", service: service, account: name, keyring: keys) == nil else {
+            guard try ItemRow.fetch(db, table: "key", service: service, account: name, vaultKeys: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(what) already exists; delete it first (Sesame never replaces a key)")
             }
-            try finished.insert(db, keyring: keys)
+            try finished.insert(db, vaultKeys: keys)
         }
-        guard let attributes = finished.keyAttributes(keyring: keyring) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
+        guard let attributes = finished.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
         return attributes
     }
 }
@@ -220,14 +220,14 @@ extension Vault {
 extension ItemRow {
     /// Whether the key's lifetime has ended (``KeyConstraintsRecord/hasExpired(at:boot:)``);
     /// a record that does not open is left to the caller's integrity check.
-    func hasExpired(keyring: Keyring, clock: any AuthenticationClock) -> Bool {
-        guard let record = try? KeyConstraintsRecord.open(self, key: keyring.constraintsKey) else { return false }
+    func hasExpired(vaultKeys: VaultKeys, clock: any AuthenticationClock) -> Bool {
+        guard let record = try? KeyConstraintsRecord.open(self, key: vaultKeys.constraintsKey) else { return false }
         return record.hasExpired(at: clock.now(), boot: clock.bootInstant())
     }
 
     /// The key's attributes; `nil` when one does not read (its constraints included).
-    func keyAttributes(keyring: Keyring) -> VaultKey? {
-        guard let record = try? KeyConstraintsRecord.open(self, key: keyring.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),
+    func keyAttributes(vaultKeys: VaultKeys) -> VaultKey? {
+        guard let record = try? KeyConstraintsRecord.open(self, key: vaultKeys.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),
               let key, let algorithm = KeyAlgorithm(rawValue: key.algorithm),
               let publicKey = try? PublicKey(algorithm: algorithm, rawRepresentation: key.publicKey),
               let accessibility = ItemAccessibility(rawValue: accessibility),

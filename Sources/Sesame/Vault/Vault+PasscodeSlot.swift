@@ -16,8 +16,8 @@ extension Vault {
         guard !passcode.isEmpty else { throw VaultError(.invalidArgument, "A vault passcode must not be empty") }
         let salt = KeyDerivation.randomBytes(16)
         let wrappingKey = try await SlotRecord.passcodeWrappingKey(passcode, salt: salt, cost: cost, binding: authenticators.passcodeGuard)
-        let slot = try SlotRecord.seal(keyring.masterKey, kind: "passcode", salt: salt, cost: cost,
-                                       wrappingKey: wrappingKey, vaultID: keyring.vaultID)
+        let slot = try SlotRecord.seal(vaultKeys.masterKey, kind: "passcode", salt: salt, cost: cost,
+                                       wrappingKey: wrappingKey, vaultID: vaultKeys.vaultID)
         do {
             try database.migrate()
             try await database.write { db in

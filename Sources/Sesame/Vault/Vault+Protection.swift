@@ -70,7 +70,7 @@ extension Vault {
                 passwordKey = try derivePasswordKey(password, salt: salt, cost: cost)
             }
             let classKey = KeyDerivation.classKey(
-                keyring.masterKey, vaultID: keyring.vaultID, accessControl: accessControl, accessibility: accessibility,
+                vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: factors, domainState: protection.domainState, passwordKey: passwordKey)
             let sealed = try Envelope.seal(rowKey.bytes, key: classKey, associatedData: Wrapping.associatedData(label, itemID: id, factors: factors))
             wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))

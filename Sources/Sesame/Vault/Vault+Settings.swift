@@ -47,7 +47,7 @@ extension Vault {
     public func updateSetting(
         named name: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void
     ) async throws(VaultError) -> [UInt8]? {
-        let key = keyring.settingsKey
+        let key = vaultKeys.settingsKey
         let associatedData = Self.settingAssociatedData(name)
         do {
             return try await database.write { db -> [UInt8]? in
@@ -72,7 +72,7 @@ extension Vault {
     }
 
     private func openSetting(_ sealed: [UInt8], name: String) throws(VaultError) -> [UInt8] {
-        guard let plaintext = Envelope.open(sealed, key: keyring.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
+        guard let plaintext = Envelope.open(sealed, key: vaultKeys.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
             throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is")
         }
         return plaintext

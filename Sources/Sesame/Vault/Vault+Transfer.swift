@@ -45,9 +45,9 @@ extension Vault {
         } catch {
             throw VaultError(authentication: error, item: "Exporting the vault")
         }
-        let keyring = keyring
+        let vaultKeys = vaultKeys
         let rows = try await readDatabase { db in
-            try ItemRow.fetchAll(db, table: "item", keyring: keyring).map { result throws in try result.get() }
+            try ItemRow.fetchAll(db, table: "item", vaultKeys: vaultKeys).map { result throws in try result.get() }
         }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
         if context.domainState == nil {
             // Learns the enrolment without a scan, for biometryCurrentSet items.
@@ -56,7 +56,7 @@ extension Vault {
         var entries: [ExportFile.Entry] = []
         var skipped: [TransferReport.Skipped] = []
         for row in rows {
-            guard keyring.verify(row), let attributes = row.attributes, let wrappings = try? Wrapping.decode(row.wrappings) else {
+            guard vaultKeys.verify(row), let attributes = row.attributes, let wrappings = try? Wrapping.decode(row.wrappings) else {
                 throw VaultError(.tampered, "\(row.name) failed its integrity check; nothing was exported")
             }
             if attributes.accessibility.isThisDeviceOnly {

@@ -8,7 +8,7 @@ import Sesame
 /// Touch ID, Face ID and Optic ID through LocalAuthentication, as a
 /// `BiometricSensor`.
 ///
-/// Each session runs `evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)`
+/// Each claim runs `evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)`
 /// on a fresh `LAContext`; the system shows its own prompt. A system prompt
 /// that ends with `authenticationFailed` counts as one non-match in Sesame's
 /// failure counting (SPEC A4); cancel, fallback and system-cancel end the
@@ -18,8 +18,8 @@ import Sesame
 /// only resumes a continuation there. `AuthenticationContext`'s
 /// completion-handler APIs then deliver on the main actor (SPEC A13).
 ///
-/// One system prompt at a time: while a session is open, a second
-/// ``beginSession()`` fails at once with `UnavailableReason.Kind.deviceBusy`
+/// One system prompt at a time: while a claim is held, a second
+/// ``claim()`` fails at once with `UnavailableReason.Kind.deviceBusy`
 /// rather than queueing a prompt behind the visible one.
 public final class LocalAuthenticationSensor: BiometricSensor {
     let makeContext: @Sendable () -> any LAContextProtocol
@@ -36,7 +36,7 @@ public final class LocalAuthenticationSensor: BiometricSensor {
     ///   - fallbackTitle: The fallback button's title; `""` hides it, `nil` is the system's.
     ///   - cancelTitle: The cancel button's title; `nil` is the system's.
     ///   - infoPlist: Where to look for `NSFaceIDUsageDescription`.
-    ///   - makeContext: Makes a fresh context per state query and per session.
+    ///   - makeContext: Makes a fresh context per state query and per claim.
     package init(
         localizedReason: String,
         fallbackTitle: String? = nil,
@@ -79,7 +79,7 @@ public final class LocalAuthenticationSensor: BiometricSensor {
         )
     }
 
-    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
+    public func claim() async throws(BiometricSensorError) -> any BiometricClaim {
         let claimed = busy.withLock { isBusy in
             defer { isBusy = true }
             return !isBusy
@@ -110,7 +110,7 @@ public final class LocalAuthenticationSensor: BiometricSensor {
         // Sesame keeps its own reuse window (SPEC A6); the system's would
         // bypass Sesame's failure counting.
         context.touchIDAuthenticationAllowableReuseDuration = 0
-        return LocalAuthenticationSession(context: context, localizedReason: localizedReason) { [self] in
+        return LocalAuthenticationClaim(context: context, localizedReason: localizedReason) { [self] in
             release(context)
         }
     }

@@ -3,10 +3,14 @@
 package struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     package var name: String
     package var message: String
+    /// What failed on this side of the bus, for an error no peer sent
+    /// (`org.freedesktop.DBus.Error.Failed` then); `nil` for a peer's reply.
+    package var localFailure: LocalFailure?
 
-    package init(_ name: String, _ message: String) {
+    package init(_ name: String, _ message: String, localFailure: LocalFailure? = nil) {
         self.name = name
         self.message = message
+        self.localFailure = localFailure
     }
 
     package var description: String { "\(name): \(message)" }
@@ -27,7 +31,7 @@ package struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
         DBusError("org.freedesktop.DBus.Error.AccessDenied", message)
     }
 
-    package static func failed(_ message: String) -> DBusError {
-        DBusError("org.freedesktop.DBus.Error.Failed", message)
+    package static func failed(_ message: String, localFailure: LocalFailure? = nil) -> DBusError {
+        DBusError("org.freedesktop.DBus.Error.Failed", message, localFailure: localFailure)
     }
 }

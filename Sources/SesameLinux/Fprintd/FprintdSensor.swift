@@ -2,9 +2,10 @@ import Sesame
 
 /// The fingerprint reader, through fprintd on the D-Bus system bus.
 ///
-/// Talks to `net.reactivated.Fprint` with libsystemd's sd-bus, loaded at run
-/// time: on a machine without libsystemd, fprintd or a reader, the sensor
-/// reports itself unavailable with a reason instead of failing to start.
+/// Talks to `net.reactivated.Fprint` through `DBusClient` (libsystemd's
+/// sd-bus, loaded at run time): on a machine without libsystemd, fprintd or
+/// a reader, the sensor reports itself unavailable with a reason instead of
+/// failing to start.
 /// Each evaluation uses a D-Bus connection of its own on a thread of its own,
 /// because fprintd ties a claim to the connection that made it.
 ///
@@ -36,23 +37,23 @@ public struct FprintdSensor: BiometricSensor {
     ///   whenever fprintd reports a reader, and the domain state (SPEC A8).
     public func currentState() async -> BiometricSensorState {
         let configuration = configuration
-        let thread = BusThread()
-        let state = await thread.run { context in
-            FprintdDiscovery.state(context, configuration: configuration)
+        do throws(DBusError) {
+            return try await DBusClient.withConnection(address: configuration.systemBusAddress, name: FprintdBus.threadName) { bus in
+                FprintdDiscovery.state(bus, configuration: configuration)
+            }
+        } catch {
+            // No libsystemd, no bus or no thread: the connection never opened.
+            return .unavailable(FprintdFailures.reason(error))
         }
-        await thread.shutdown { context in
-            FprintdBus.releaseAll(context, timeout: configuration.timeoutMicroseconds)
-        }
-        return state ?? .unavailable(UnavailableReason(.hardwareError, "could not start a thread for the system bus"))
     }
 
     /// Connects to fprintd and claims the default reader for the calling user.
     ///
-    /// - Returns: A session holding the claim until `BiometricSession.end()`.
+    /// - Returns: The claim, held until `BiometricClaim.release()`.
     /// - Throws: `BiometricSensorError.unavailable(_:)` with `deviceBusy`
     ///   when another program holds the reader, `permissionDenied` when polkit
     ///   refuses, `noSensor`, `serviceNotRunning`, `noSystemBus` or `libraryMissing`.
-    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
-        try await FprintdSession.begin(configuration)
+    public func claim() async throws(BiometricSensorError) -> any BiometricClaim {
+        try await FprintdClaim.begin(configuration)
     }
 }

@@ -21,7 +21,7 @@ import Sesame
 ///   (``PAMPasscodeVerifier``);
 /// - the account's attempt file (``attemptsPath``), so failures, lockout and
 ///   delays span every process of the user and survive restarts;
-/// - the reuse window in the kernel user keyring (``KeyringReuseCache``),
+/// - the reuse window in the kernel user keyring (``KernelKeyringReuseWindowStore``),
 ///   named for Sesame rather than for the app, so a match in `sesame` serves
 ///   the app and the other way round ( ``reuseWindow`` says where it is kept);
 /// - the TPM at ``tcti`` for vaults whose device key is sealed to it
@@ -82,7 +82,7 @@ public struct LinuxMachine: Sendable {
         self.pamService = pamService
         attemptsPath = FileAttemptStore.defaultPath(environment: environment)
         tcti = TPMDeviceKeyStore.tcti(environment: environment)
-        reuseWindow = switch KeyringReuseCache.availability() {
+        reuseWindow = switch KernelKeyringReuseWindowStore.availability() {
         case .available: ReuseWindowPlace(location: "kernel user keyring", available: true)
         case .notAvailable(let reason): ReuseWindowPlace(location: "not available: " + reason, available: false)
         }
@@ -175,8 +175,8 @@ public struct LinuxMachine: Sendable {
     /// The kernel-keyring window, named for Sesame. `SESAME_REUSE_SCOPE` only
     /// renames the key (tests run side by side with it); it decides nothing
     /// about whether a window is honoured.
-    static func reuseWindowStore(environment: [String: String]) -> KeyringReuseCache {
-        KeyringReuseCache(appName: sharedName, scope: environment["SESAME_REUSE_SCOPE"])
+    static func reuseWindowStore(environment: [String: String]) -> KernelKeyringReuseWindowStore {
+        KernelKeyringReuseWindowStore(appName: sharedName, scope: environment["SESAME_REUSE_SCOPE"])
     }
 }
 #endif

@@ -1,5 +1,4 @@
 #if os(Linux)
-import CSesameLinux
 import Foundation
 import Sesame
 
@@ -25,8 +24,8 @@ public final class NotifyingPresenter: PromptPresenter {
     public func begin(_ prompt: AuthenticationPrompt) async {
         let body = prompt.method == .biometrics ? "Touch the fingerprint reader." : "Enter your password when asked."
         let (address, summary) = (self.address, "\(prompt.appName): \(prompt.reason)".escapingControlCharacters())
-        // sd-bus blocks; one short-lived connection on a thread of its own.
-        _ = DedicatedThread.detach(name: "sesame-notify") { Self.notify(address: address, summary: summary, body: body) }
+        // The prompt does not wait for the notification, nor fail with it.
+        Task.detached { await Self.notify(address: address, summary: summary, body: body) }
         await base?.begin(prompt)
     }
 
@@ -40,14 +39,19 @@ public final class NotifyingPresenter: PromptPresenter {
 
     public func end(_ outcome: AuthenticationError?) async { await base?.end(outcome) }
 
-    private static func notify(address: String, summary: String, body: String) {
-        guard sesame_sdbus_load() == 0 else { return }
-        var bus: OpaquePointer?
-        guard sesame_sdbus_open(address, &bus) >= 0, let bus else { return }
-        defer { sesame_sdbus_close(bus) }
-        var error = sesame_sd_bus_error(name: nil, message: nil, _need_free: 0)
-        _ = sesame_sdbus_notify(bus, "sesame", summary, body, 30_000, 2_000_000, &error)
-        sesame_sdbus_error_free(&error)
+    /// `Notify(s app_name, u replaces_id, s app_icon, s summary, s body,
+    /// as actions, a{sv} hints, i expire_timeout)` on one short-lived
+    /// connection; any failure is dropped.
+    private static func notify(address: String, summary: String, body: String) async {
+        _ = try? await DBusClient.withConnection(address: address, name: "sesame-notify") { client throws(DBusError) in
+            _ = try client.call(
+                "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                interface: "org.freedesktop.Notifications", member: "Notify",
+                [.string("sesame"), .uint32(0), .string(""), .string(summary), .string(body),
+                 .array(element: "s", []), .array(element: "{sv}", []), .int32(30_000)],
+                timeoutMicroseconds: 2_000_000
+            )
+        }
     }
 }
 #endif

@@ -25,8 +25,8 @@ public final class SimulatedSensor: BiometricSensor {
         var lockedOut = false
         var unplugged = false
         var busy = false
-        var activeSessions = 0
-        var sessionsBegun = 0
+        var activeClaims = 0
+        var claimsMade = 0
         var scansStarted = 0
         var scansCancelled = 0
     }
@@ -101,7 +101,7 @@ public final class SimulatedSensor: BiometricSensor {
     public func unplug() {
         let waiting = state.withLock { state in
             state.unplugged = true
-            return state.activeSessions > 0
+            return state.activeClaims > 0
         }
         if waiting { scans.post(.unplugged) }
     }
@@ -114,17 +114,17 @@ public final class SimulatedSensor: BiometricSensor {
 
     /// Makes the sensor claimed by "another process".
     ///
-    /// - Parameter busy: Whether sessions fail with "device busy".
+    /// - Parameter busy: Whether claims fail with "device busy".
     public func setBusy(_ busy: Bool) {
         state.withLock { $0.busy = busy }
     }
 
     // MARK: Observations
 
-    /// Sessions begun and not yet ended; 0 means nothing leaked.
-    public var activeSessions: Int { state.withLock { $0.activeSessions } }
-    /// Sessions begun since creation.
-    public var sessionsBegun: Int { state.withLock { $0.sessionsBegun } }
+    /// Claims made and not yet released; 0 means nothing leaked.
+    public var activeClaims: Int { state.withLock { $0.activeClaims } }
+    /// Claims made since creation.
+    public var claimsMade: Int { state.withLock { $0.claimsMade } }
     /// Scans started since creation (a prompt-free reuse starts none).
     public var scansStarted: Int { state.withLock { $0.scansStarted } }
     /// Scans that were stopped by cancellation.
@@ -162,7 +162,7 @@ public final class SimulatedSensor: BiometricSensor {
         }
     }
 
-    public func beginSession() async throws(BiometricSensorError) -> any BiometricSession {
+    public func claim() async throws(BiometricSensorError) -> any BiometricClaim {
         try state.withLock { state throws(BiometricSensorError) in
             if state.biometryType == .none || state.unplugged {
                 throw .unavailable(UnavailableReason(.noSensor, "The simulated sensor is unplugged"))
@@ -170,10 +170,10 @@ public final class SimulatedSensor: BiometricSensor {
             if state.busy { throw .unavailable(UnavailableReason(.deviceBusy, "The sensor is in use by another program")) }
             if state.enrolled.isEmpty { throw .notEnrolled }
             if state.lockedOut { throw .lockedOut }
-            state.activeSessions += 1
-            state.sessionsBegun += 1
+            state.activeClaims += 1
+            state.claimsMade += 1
         }
-        return SimulatedSession(sensor: self)
+        return SimulatedClaim(sensor: self)
     }
 
     public func devicePasscodeDidAuthenticate() async {

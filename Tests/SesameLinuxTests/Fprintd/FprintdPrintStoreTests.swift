@@ -31,16 +31,16 @@ struct FprintdPrintStoreTests {
         #expect(before != beforeNames, "the prints were read")
 
         // A successful verify leaves the stored prints, and so the state, alone.
-        let session = try await withPrints.beginSession()
+        let claim = try await withPrints.claim()
         let hints = Hints()
         let scan = Task { () -> ScanResult? in
-            try? await session.scan { _ in hints.count.withLock { $0 += 1 } }
+            try? await claim.scan { _ in hints.count.withLock { $0 += 1 } }
         }
         try await harness.retry(0)
         try await Support.waitUntil("the verify is running") { hints.count.withLock { $0 } > 0 }
         try await harness.scan("owner")
         #expect(await Support.value(of: scan) == .match)
-        await session.end()
+        await claim.release()
         #expect(await withPrints.currentState().domainState == before)
 
         try await harness.deleteEnrolled(finger: "right-index-finger")

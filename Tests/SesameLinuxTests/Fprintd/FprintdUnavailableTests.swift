@@ -32,11 +32,11 @@ struct FprintdUnavailableTests {
         let (error, context) = await canEvaluate(sensor)
         #expect(error?.code == .biometryNotEnrolled)
         #expect(context.biometryType == .fingerprint)
-        // A session cannot verify without a print.
-        let session = try await sensor.beginSession()
+        // A claim cannot verify without a print.
+        let claim = try await sensor.claim()
         try await harness.scan("owner")
-        await #expect(throws: BiometricSensorError.notEnrolled) { try await session.scan { _ in } }
-        await session.end()
+        await #expect(throws: BiometricSensorError.notEnrolled) { try await claim.scan { _ in } }
+        await claim.release()
     }
 
     @Test("SPEC A2: polkit refusing reads as not available: permission denied")
@@ -50,7 +50,7 @@ struct FprintdUnavailableTests {
         #expect(error?.reason?.kind == .permissionDenied)
         #expect(error?.message.contains("not available: permission denied by polkit") == true)
         #expect(context.biometryType == .fingerprint)
-        await #expect(throws: BiometricSensorError.self) { try await Support.sensor(harness).beginSession() }
+        await #expect(throws: BiometricSensorError.self) { try await Support.sensor(harness).claim() }
 
         try await harness.allowPolkit()
         let (allowed, _) = await canEvaluate(Support.sensor(harness))
@@ -87,7 +87,7 @@ struct FprintdUnavailableTests {
         #expect(error?.code == .biometryNotAvailable)
         #expect(error?.reason == UnavailableReason(.serviceNotRunning, "fprintd is not running"))
         await #expect(throws: BiometricSensorError.unavailable(UnavailableReason(.serviceNotRunning, "fprintd is not running"))) {
-            try await Support.sensor(harness).beginSession()
+            try await Support.sensor(harness).claim()
         }
     }
 
@@ -96,10 +96,10 @@ struct FprintdUnavailableTests {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
         try await harness.enrol(scanID: "owner")
-        let session = try await Support.sensor(harness).beginSession()
+        let claim = try await Support.sensor(harness).claim()
         let scan = Task { () async -> BiometricSensorError? in
             do throws(BiometricSensorError) {
-                _ = try await session.scan { _ in }
+                _ = try await claim.scan { _ in }
                 return nil
             } catch {
                 return error
@@ -108,7 +108,7 @@ struct FprintdUnavailableTests {
         try await Task.sleep(for: .milliseconds(100))
         harness.stopFprintd()
         let error = await scan.value
-        await session.end()
+        await claim.release()
         guard case .unavailable(let reason)? = error else {
             Issue.record("expected unavailable, got \(String(describing: error))")
             return
@@ -127,6 +127,6 @@ struct FprintdUnavailableTests {
         }
         #expect(reason.kind == .noSystemBus)
         #expect(reason.detail.hasPrefix("cannot connect to the system bus at \(address)"))
-        await #expect(throws: BiometricSensorError.self) { try await sensor.beginSession() }
+        await #expect(throws: BiometricSensorError.self) { try await sensor.claim() }
     }
 }

@@ -29,26 +29,26 @@ struct FprintdVerifyTests {
     }
 
     @Test("SPEC G: a scan sent right after the claim matches the enrolled finger")
-    func sessionMatch() async throws {
+    func claimMatch() async throws {
         let harness = try Support.harness
-        let session = try await Support.sensor(harness).beginSession()
+        let claim = try await Support.sensor(harness).claim()
         try await harness.scan("owner")
-        let result = try await session.scan { _ in }
-        await session.end()
+        let result = try await claim.scan { _ in }
+        await claim.release()
         #expect(result == .match)
     }
 
     @Test("SPEC A3, G: a stranger's finger is a no-match")
-    func sessionNoMatch() async throws {
+    func claimNoMatch() async throws {
         let harness = try Support.harness
-        let session = try await Support.sensor(harness).beginSession()
+        let claim = try await Support.sensor(harness).claim()
         try await harness.scan("stranger")
-        let result = try await session.scan { _ in }
+        let result = try await claim.scan { _ in }
         #expect(result == .noMatch)
         // The same claim takes another scan after a result.
         try await harness.scan("owner")
-        let second = try await session.scan { _ in }
-        await session.end()
+        let second = try await claim.scan { _ in }
+        await claim.release()
         #expect(second == .match)
     }
 
@@ -175,20 +175,20 @@ struct FprintdVerifyTests {
         try await Support.waitUntilVerifying(harness, presenter)
         context.invalidate()
         #expect(await evaluation.value?.code == .appCancel)
-        let session = try await Support.sensor(harness).beginSession()
-        await session.end()
+        let claim = try await Support.sensor(harness).claim()
+        await claim.release()
     }
 
     @Test("SPEC A2, G: a reader claimed by another program reads as not available: device busy")
     func deviceBusy() async throws {
         let harness = try Support.harness
-        let other = try await Support.sensor(harness).beginSession()
+        let other = try await Support.sensor(harness).claim()
         let presenter = RecordingPresenter(hasButtons: false)
         let context = AuthenticationContext(Support.authenticators(harness, presenter: presenter))
         let error = await Support.error { () async throws(AuthenticationError) in
             try await context.evaluate(.biometrics, localizedReason: "Open the vault")
         }
-        await other.end()
+        await other.release()
         #expect(error?.code == .biometryNotAvailable)
         #expect(error?.reason?.kind == .deviceBusy)
         #expect(error?.message.contains("in use by another program") == true)
@@ -197,17 +197,17 @@ struct FprintdVerifyTests {
     @Test("SPEC A2, G: a reader error during the scan reads as not available: disconnected")
     func readerReportsDisconnected() async throws {
         let harness = try Support.harness
-        let session = try await Support.sensor(harness).beginSession()
+        let claim = try await Support.sensor(harness).claim()
         try await harness.error(5)
         let error = await { () async -> BiometricSensorError? in
             do throws(BiometricSensorError) {
-                _ = try await session.scan { _ in }
+                _ = try await claim.scan { _ in }
                 return nil
             } catch {
                 return error
             }
         }()
-        await session.end()
+        await claim.release()
         #expect(error == .unavailable(UnavailableReason(.disconnected, "the fingerprint reader was disconnected")))
     }
 

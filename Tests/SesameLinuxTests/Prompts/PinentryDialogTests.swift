@@ -112,7 +112,7 @@ struct PinentryDialogTests {
         // The scan was under way and Cancel stopped it; the session is released.
         #expect(sensor.scansStarted == 1)
         #expect(sensor.scansCancelled == 1)
-        #expect(sensor.activeSessions == 0)
+        #expect(sensor.activeClaims == 0)
         let lines = fake.transcript().split(separator: "\n")
         #expect(lines.contains("SETTITLE Sesame"))
         #expect(lines.contains("SETDESC ssh: SSH: sign with github%0A%0ATouch the fingerprint reader."))
@@ -156,7 +156,7 @@ struct PinentryDialogTests {
         let pid = try #require(fake.pid())
         // Killed and reaped by the time the evaluation returns.
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
-        #expect(sensor.activeSessions == 0)
+        #expect(sensor.activeClaims == 0)
     }
 
     @Test(

@@ -87,7 +87,7 @@ struct AppLockTests {
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForPasscode))
         #expect(await lock.machine.method == .appPasscode)
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
     }
 
     @Test("SPEC E2: nothing at all (no sensor, no passcodes) stays locked")
@@ -167,8 +167,8 @@ struct AppLockTests {
         await lock.handle(.background(at: fixture.clock.now()))
         #expect(await lock.state == .locked)
         let deadline = ContinuousClock.now + .seconds(5)
-        while fixture.sensor.activeSessions > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        #expect(fixture.sensor.activeSessions == 0)
+        while fixture.sensor.activeClaims > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        #expect(fixture.sensor.activeClaims == 0)
         #expect(await lock.state == .locked, "the cancelled check reports nothing")
     }
 

@@ -53,7 +53,7 @@ struct AccessControlEvaluationTests {
         let context = fixture.context()
         fixture.presenter.answerSecrets(.enter("device-1234"))
         try await context.evaluateAccessControl(.devicePasscode, operation: .createItem, localizedReason: "Store")
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
         #expect(context.isAuthorized(.devicePasscode, for: .createItem))
     }
 

@@ -11,7 +11,7 @@ struct CanEvaluateTests {
             #expect(await fixture.readiness(policy) == nil)
         }
         #expect(fixture.presenter.events.isEmpty)
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
     }
 
     @Test("SPEC A2: biometryNotAvailable carries the reason: no sensor configured")

@@ -37,7 +37,7 @@ struct ErrorsTests {
         fixture.presenter.press(.cancel)
         #expect(await evaluation.value == .userCancel)
         #expect(fixture.sensor.scansCancelled == 1)
-        #expect(fixture.sensor.activeSessions == 0)
+        #expect(fixture.sensor.activeClaims == 0)
         #expect(fixture.presenter.endings == [.userCancel])
     }
 
@@ -59,7 +59,7 @@ struct ErrorsTests {
         let fixture = TestMachine()
         fixture.sensor.present(scan)
         #expect(await fixture.outcome(.biometrics)?.code == code)
-        #expect(fixture.sensor.activeSessions == 0)
+        #expect(fixture.sensor.activeClaims == 0)
     }
 
     @Test("SPEC A3: biometryNotAvailable when another program holds the sensor")
@@ -78,6 +78,6 @@ struct ErrorsTests {
         await fixture.sensor.waitUntilScanning()
         evaluation.cancel()
         #expect(await evaluation.value == .appCancel)
-        #expect(fixture.sensor.activeSessions == 0)
+        #expect(fixture.sensor.activeClaims == 0)
     }
 }

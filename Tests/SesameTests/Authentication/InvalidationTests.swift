@@ -13,7 +13,7 @@ struct InvalidationTests {
         context.invalidate()
         #expect(await evaluation.value == .appCancel)
         #expect(fixture.sensor.scansCancelled == 1)
-        #expect(fixture.sensor.activeSessions == 0)
+        #expect(fixture.sensor.activeClaims == 0)
         #expect(fixture.presenter.endings == [.appCancel])
     }
 
@@ -43,7 +43,7 @@ struct InvalidationTests {
         }
         #expect(!context.isCredentialSet(.applicationPassword), "invalidate wipes credentials")
         #expect(!context.setCredential(SecretBytes(utf8: "again"), type: .applicationPassword))
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
     }
 
     @Test("SPEC A10: with interactionNotAllowed an evaluation that needs a prompt fails with notInteractive",
@@ -54,7 +54,7 @@ struct InvalidationTests {
         context.interactionNotAllowed = true
         fixture.sensor.present(.match)
         #expect(await fixture.outcome(policy, on: context) == .notInteractive)
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
         #expect(fixture.presenter.events.isEmpty)
     }
 

@@ -97,7 +97,7 @@ struct PoliciesTests {
         let fixture = TestMachine()
         fixture.presenter.answerSecrets(.enter("wrong"), .enter("app-0000"))
         #expect(await fixture.outcome(.appPasscode) == nil)
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
         #expect(fixture.presenter.secretRequests.map(\.kind) == [.appPasscode, .appPasscode])
         #expect(fixture.devicePasscode.verifications == 0)
     }

@@ -32,7 +32,7 @@ struct RepliesTests {
         let evaluation = Task { await fixture.outcome(.biometrics, on: context) }
         await fixture.sensor.waitUntilScanning()
         // Still waiting for a finger, yet this task runs.
-        #expect(fixture.sensor.activeSessions == 1)
+        #expect(fixture.sensor.activeClaims == 1)
         fixture.sensor.present(.match)
         #expect(await evaluation.value == nil)
     }

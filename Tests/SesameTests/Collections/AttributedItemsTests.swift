@@ -156,11 +156,11 @@ struct AttributedItemsTests {
         let victim = try await Self.create(fixture, in: collection.id, "victim", ["user": "ann"])
         _ = try await Self.create(fixture, in: collection.id, "decoy", ["user": "bob"])
         let rowID = try await fixture.vault.attributedRow(victim.id, inCollection: collection.id).id
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         // The attacker files the victim under "user=bob" too.
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "INSERT INTO attribute_index (hash, item) VALUES (?, ?)",
-                           arguments: [Data(keyring.indexHash("attribute", "user", "bob")), rowID])
+                           arguments: [Data(vaultKeys.indexHash("attribute", "user", "bob")), rowID])
         }
         let found = try await fixture.vault.attributeSearch(AttributeIndex.Query(attributes: ["user": "bob"], collection: nil))
         #expect(found.opened == 2, "the forged entry made the victim a candidate")
@@ -191,9 +191,9 @@ struct AttributedItemsTests {
                 value: SecretBytes(utf8: "value \(n)"), accessControl: Vault.noAccessControl, context: nil))
         }
         let finished = rows
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         try await fixture.vault.write { db in
-            for row in finished { try row.insert(db, keyring: keyring) }
+            for row in finished { try row.insert(db, vaultKeys: vaultKeys) }
         }
     }
 

@@ -73,10 +73,10 @@ struct CollectionsFormatTests {
         try await fixture.add("ordinary")
         let item = try await fixture.vault.createItem(in: collection.id, label: "L", attributes: ["b": "2", "a": "1"],
                                                       contentType: "text/plain", value: SecretBytes(utf8: "v"))
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         let service = Vault.service(ofCollection: collection.id)
         func plaintext(service: String, account: String) async throws -> [UInt8] {
-            let lookup = Data(keyring.lookup(table: "item", service: service, account: account))
+            let lookup = Data(vaultKeys.lookup(table: "item", service: service, account: account))
             let (id, sealed) = try await fixture.vault.readDatabase { db -> (Int64, [UInt8]) in
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT id, attributes FROM item WHERE lookup = ?", arguments: [lookup]))
                 return (row["id"] as Int64, Array(row["attributes"] as Data))
@@ -84,7 +84,7 @@ struct CollectionsFormatTests {
             // Opened here with swift-crypto directly, under the documented key and associated data.
             let associatedData = Array("sesame.item-attributes".utf8) + [1] + withUnsafeBytes(of: UInt64(bitPattern: id).bigEndian, Array.init)
             let box = try AES.GCM.SealedBox(combined: sealed)
-            return Array(try AES.GCM.open(box, using: keyring.attributesKey, authenticating: associatedData))
+            return Array(try AES.GCM.open(box, using: vaultKeys.attributesKey, authenticating: associatedData))
         }
         #expect(try await plaintext(service: "svc", account: "ordinary").first == 1)
         let sealed = try await plaintext(service: service, account: item.id)

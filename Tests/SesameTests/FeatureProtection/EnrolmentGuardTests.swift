@@ -119,5 +119,5 @@ private struct NoDomainStateSensor: BiometricSensor {
         state.domainState = nil
         return state
     }
-    func beginSession() async throws(BiometricSensorError) -> any BiometricSession { try await base.beginSession() }
+    func claim() async throws(BiometricSensorError) -> any BiometricClaim { try await base.claim() }
 }

@@ -30,7 +30,7 @@ struct FeatureProtectionTests {
         let protection = fixture.protection()
         try await protection.enable("transfer")
         try await protection.enable("transfer")
-        #expect(fixture.sensor.sessionsBegun == 0)
+        #expect(fixture.sensor.claimsMade == 0)
         #expect(fixture.presenter.events.isEmpty)
 
         fixture.sensor.unplug()
@@ -219,7 +219,7 @@ struct FeatureProtectionTests {
         fixture.sensor.present(.match)
         let results = await [first, second, other]
         #expect(results.allSatisfy { $0 == nil })
-        #expect(fixture.sensor.sessionsBegun == 2)
+        #expect(fixture.sensor.claimsMade == 2)
         let kinds = fixture.presenter.events.compactMap { event -> String? in
             switch event {
             case .began: "began"

@@ -12,7 +12,7 @@ import Testing
 ///
 /// Which test catches which encoding:
 /// - `formatRecord`: `meta.format`, the migration identifiers, the format
-///   MAC (`Keyring.formatMAC`, its label and key derivation), the sealed
+///   MAC (`VaultKeys.formatMAC`, its label and key derivation), the sealed
 ///   tables' columns.
 /// - `items`: `SealedAttributes` (names, label, accessibility, the access
 ///   control's canonical encoding, dates as `Double` bits, padding), the
@@ -86,7 +86,7 @@ struct GoldenVault6Tests {
                 "nothing writes beside the committed files")
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 6, slots: ["device", "passcode", "recovery"], itemCount: 15))
         let vault = try await open()
-        let keyring = vault.keyring
+        let vaultKeys = vault.vaultKeys
         let (format, mac, migrations, itemColumns, keyColumns) = try await vault.readDatabase { db in
             (try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'"),
              try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format-mac'"),
@@ -98,8 +98,8 @@ struct GoldenVault6Tests {
         // A later format adds migrations after these; it never renames or drops one.
         #expect(Schema.identifiers.starts(with: migrations))
         // The MAC computed here, from the format and the migrations: a change of its encoding, label or key fails this.
-        #expect(mac.map(Array.init) == keyring.formatMAC(format: 6, migrations: migrations))
-        try await vault.readDatabase { db in try Schema.verifyFormat(db, keyring: keyring, path: "golden") }
+        #expect(mac.map(Array.init) == vaultKeys.formatMAC(format: 6, migrations: migrations))
+        try await vault.readDatabase { db in try Schema.verifyFormat(db, vaultKeys: vaultKeys, path: "golden") }
         let sealed = ["id", "lookup", "attributes", "wrappings", "commitment", "ciphertext", "mac"]
         #expect(itemColumns == sealed)
         #expect(keyColumns == sealed, "a key's constraints travel in its sealed attributes, not in a column")
@@ -196,7 +196,7 @@ struct GoldenVault6Tests {
         #expect(row.key?.algorithm == "p256")
         #expect(row.key?.publicKey == (try Self.publicKey(of: key)))
         // The KeyConstraintsRecord, field by field: flags, expiry, since, the boot reading.
-        let record = try #require(try KeyConstraintsRecord.open(row, key: vault.keyring.constraintsKey))
+        let record = try #require(try KeyConstraintsRecord.open(row, key: vault.vaultKeys.constraintsKey))
         #expect(record == KeyConstraintsRecord(constraints: KeyConstraints(expires: GoldenVault6.farFuture, confirmEachUse: true),
                                                since: GoldenVault.madeAt.timeIntervalSince1970, sinceBoot: GoldenVault6.madeInBoot))
         let anHourLater = GoldenVault.madeAt.addingTimeInterval(3600)

@@ -223,8 +223,8 @@ struct GoldenVaultFormatsTests {
             : Schema.identifiers
         #expect(migrations == ran, "every migration, each once, in the order it ran")
         #expect(itemColumns == ["id", "lookup", "attributes", "wrappings", "commitment", "ciphertext", "mac"], "sealed (SPEC D9)")
-        let keyring = vault.keyring
-        try await vault.readDatabase { db in try Schema.verifyFormat(db, keyring: keyring, path: path) }
+        let vaultKeys = vault.vaultKeys
+        try await vault.readDatabase { db in try Schema.verifyFormat(db, vaultKeys: vaultKeys, path: path) }
 
         // A later process: every slot opens the migrated file and reads it all.
         for (name, unlock) in [("passcode", VaultUnlock.passcode(SecretBytes(utf8: Self.passcode))), ("device", .device()),

@@ -18,7 +18,7 @@ struct VaultColumnTypesTests {
         let fixture = try await TestVault()
         try await fixture.add("victim")
         try await fixture.add("bystander")
-        let victim = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"))
+        let victim = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "victim"))
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE item SET \(column) = \(value) WHERE lookup = ?", arguments: [victim])
         }

@@ -87,12 +87,12 @@ struct VaultFormatTests {
         let fixture = try await TestVault()
         try await fixture.rawDatabase().write { db in try LegacyVault.rollBack(db, to: 3) }
         // A clear row as an older Sesame wrote it, MACed under the same key.
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         let row = ItemRow(id: 7, service: "legacy-service", account: "legacy-account", label: "legacy-label", accessibility: "whenUnlocked",
                           accessControl: Vault.noAccessControl.canonicalEncoding, created: 1_800_000_000, modified: 1_800_000_001,
                           wrappings: [], commitment: nil, ciphertext: [1, 2, 3])
         var legacy = row
-        legacy.mac = keyring.mac(legacy)
+        legacy.mac = vaultKeys.mac(legacy)
         let stored = legacy
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "INSERT INTO item (\(ItemRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [

@@ -35,8 +35,8 @@ struct VaultItemsTests {
         let listed = try #require(try await fixture.vault.list().first { $0.account == "a" })
         #expect(try await fixture.vault.attributes(service: "svc", account: "a") == listed)
         #expect(await fixture.status { _ = try await fixture.vault.attributes(service: "svc", account: "zz") } == .itemNotFound)
-        let (a, b) = (fixture.vault.keyring.lookup(table: "item", service: "svc", account: "a"),
-                      fixture.vault.keyring.lookup(table: "item", service: "svc", account: "b"))
+        let (a, b) = (fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "a"),
+                      fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "b"))
         try await fixture.rawDatabase().write { db in
             // The label is sealed (SPEC D9): the attacker can only swap in another row's sealed attributes.
             try db.execute(sql: "UPDATE item SET attributes = (SELECT attributes FROM item WHERE lookup = ?) WHERE lookup = ?",

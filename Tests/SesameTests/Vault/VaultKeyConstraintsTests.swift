@@ -117,11 +117,11 @@ struct VaultKeyConstraintsTests {
         // The constraints live in the row's sealed attributes (SPEC D9), so
         // without the master key they cannot be edited at all; with it (this
         // isolates the MAC), a row rewritten without them fails its MAC.
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         try await fixture.rawDatabase().write { db in
-            var a = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "a", keyring: keyring))
+            var a = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "a", vaultKeys: vaultKeys))
             a.key?.constraints = nil
-            try a.replace(db, keyring: keyring)
+            try a.replace(db, vaultKeys: vaultKeys)
         }
         #expect(await fixture.status {
             _ = try await fixture.vault.sign(Self.message, withKey: "a", service: "ssh", operationPrompt: "Sign")
@@ -131,11 +131,11 @@ struct VaultKeyConstraintsTests {
         // Even with a valid row MAC, b's record does not open as c's.
         _ = try await Self.addKey(fixture, name: "c", constraints: KeyConstraints(confirmEachUse: true))
         try await fixture.rawDatabase().write { db in
-            let b = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b", keyring: keyring))
-            var c = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c", keyring: keyring))
+            let b = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b", vaultKeys: vaultKeys))
+            var c = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c", vaultKeys: vaultKeys))
             c.key?.constraints = b.key?.constraints
-            c.mac = keyring.mac(c)
-            try c.replace(db, keyring: keyring)
+            c.mac = vaultKeys.mac(c)
+            try c.replace(db, vaultKeys: vaultKeys)
         }
         #expect(await fixture.status {
             _ = try await fixture.vault.sign(Self.message, withKey: "c", service: "ssh", operationPrompt: "Sign")
@@ -163,13 +163,13 @@ struct VaultKeyConstraintsTests {
         let fixture = try await TestVault()
         let old = try await Self.addKey(fixture, name: "old", constraints: .none)
         // Back to what format 3 wrote: the same key as a clear row, MACed without a lookup.
-        let keyring = fixture.vault.keyring
+        let vaultKeys = fixture.vault.vaultKeys
         let sealed = try await fixture.rawDatabase().read { db in
-            try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "old", keyring: keyring))
+            try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "old", vaultKeys: vaultKeys))
         }
         var legacy = sealed
         legacy.lookup = nil
-        legacy.mac = keyring.mac(legacy)
+        legacy.mac = vaultKeys.mac(legacy)
         let row = legacy
         let publicKey = try #require(row.key?.publicKey)
         try await fixture.rawDatabase().write { db in

@@ -222,7 +222,7 @@ struct VaultKeysTests {
             #expect(await scratch.status { _ = try await scratch.vault.sign([1], withKey: "k", service: "s", operationPrompt: "x") } == .tampered, "\(column)")
             #expect(await scratch.status { _ = try await scratch.vault.keys() } == .tampered, "\(column)")
         }
-        let lookup = fixture.vault.keyring.lookup(table: "item", service: "s", account: "k")
+        let lookup = fixture.vault.vaultKeys.lookup(table: "item", service: "s", account: "k")
         try await fixture.rawDatabase().write { db in
             // The key row as it is, then under the lookup an item "k" of "s" would have.
             try db.execute(sql: "INSERT INTO item (\(ItemRow.sealedColumns)) SELECT \(ItemRow.sealedColumns) FROM key")

@@ -38,7 +38,7 @@ struct VaultTamperingTests {
         let fixture = try await TestVault()
         try await fixture.add("victim", accessControl: .biometryCurrentSet)
         try await fixture.add("bystander")
-        try Self.tamper(column, of: fixture.vault.keyring.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
+        try Self.tamper(column, of: fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
         fixture.sensor.present(.match)
         // A changed lookup files the row under no name: not found by name, tampered in a list.
         #expect(await fixture.status { _ = try await fixture.read("victim") } == (column == "lookup" ? .itemNotFound : .tampered))
@@ -52,8 +52,8 @@ struct VaultTamperingTests {
         let fixture = try await TestVault()
         try await fixture.add("a", "alpha")
         try await fixture.add("b", "bravo")
-        let lookupA = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "a"))
-        let lookupB = Data(fixture.vault.keyring.lookup(table: "item", service: "svc", account: "b"))
+        let lookupA = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "a"))
+        let lookupB = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "b"))
         try await fixture.rawDatabase().write { db in
             let a = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupA])!
             let b = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupB])!

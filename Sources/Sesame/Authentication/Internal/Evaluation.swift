@@ -131,25 +131,25 @@ struct Evaluation: Sendable {
         guard let sensor = authenticators.sensor else { throw .biometryNotAvailable }
 
         await prompt.begin(.biometrics)
-        let session: any BiometricSession
+        let claim: any BiometricClaim
         do throws(BiometricSensorError) {
-            session = try await sensor.beginSession()
+            claim = try await sensor.claim()
         } catch {
             throw map(error)
         }
         let outcome: Result<BiometricOutcome, AuthenticationError>
         do throws(AuthenticationError) {
-            outcome = .success(try await scanLoop(session, domainState: state.domainState, fallbackTitle: fallbackTitle))
+            outcome = .success(try await scanLoop(claim, domainState: state.domainState, fallbackTitle: fallbackTitle))
         } catch {
             outcome = .failure(error)
         }
         // Always released: on success, failure, cancellation and invalidate().
-        await session.end()
+        await claim.release()
         return try outcome.get()
     }
 
     private func scanLoop(
-        _ session: any BiometricSession,
+        _ claim: any BiometricClaim,
         domainState: DomainState?,
         fallbackTitle: String
     ) async throws(AuthenticationError) -> BiometricOutcome {
@@ -157,7 +157,7 @@ struct Evaluation: Sendable {
         var fallbackOffered = false
         while true {
             try checkCancellation()
-            switch await ScanRace.run(session: session, prompt: prompt, acceptsFallback: !fallbackTitle.isEmpty) {
+            switch await ScanRace.run(claim: claim, prompt: prompt, acceptsFallback: !fallbackTitle.isEmpty) {
             case .scanned(.match):
                 try await recordBiometricSuccess(domainState)
                 return .matched

@@ -8,11 +8,11 @@ enum ScanRace: Sendable {
 
     /// - Parameter acceptsFallback: When `false` there is no fallback button,
     ///   so a stray fallback press neither wins nor disturbs the scan running.
-    static func run(session: any BiometricSession, prompt: PromptSession, acceptsFallback: Bool) async -> ScanRace {
+    static func run(claim: any BiometricClaim, prompt: PromptSession, acceptsFallback: Bool) async -> ScanRace {
         await withTaskGroup(of: ScanRace?.self) { group in
             group.addTask {
                 do throws(BiometricSensorError) {
-                    return .scanned(try await session.scan { hint in await prompt.show(.hint(hint)) })
+                    return .scanned(try await claim.scan { hint in await prompt.show(.hint(hint)) })
                 } catch {
                     return .failed(error)
                 }

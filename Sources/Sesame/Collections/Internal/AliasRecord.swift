@@ -14,20 +14,20 @@ struct AliasRecord: Sendable {
 
     static let version: UInt8 = 1
 
-    static func lookup(_ name: String, keyring: Keyring) -> [UInt8] { keyring.indexHash("alias", name) }
+    static func lookup(_ name: String, vaultKeys: VaultKeys) -> [UInt8] { vaultKeys.indexHash("alias", name) }
 
     static func associatedData(lookup: [UInt8]) -> [UInt8] {
         Envelope.associatedData(Labels.aliasRecord) { writer in writer.field(lookup) }
     }
 
     /// The collection `name` points to, or `nil`.
-    static func fetch(_ db: Database, name: String, keyring: Keyring) throws -> String? {
+    static func fetch(_ db: Database, name: String, vaultKeys: VaultKeys) throws -> String? {
         guard try db.tableExists("collection_alias") else { return nil }
-        let lookup = Self.lookup(name, keyring: keyring)
+        let lookup = Self.lookup(name, vaultKeys: vaultKeys)
         guard let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)]) else {
             return nil
         }
-        let record = try open(Array(sealed), lookup: lookup, keyring: keyring)
+        let record = try open(Array(sealed), lookup: lookup, vaultKeys: vaultKeys)
         guard record.name == name else {
             throw VaultError(.tampered, "The alias \"\(name.escapingControlCharacters())\" is filed under another name's lookup: the file was edited")
         }
@@ -35,8 +35,8 @@ struct AliasRecord: Sendable {
     }
 
     /// Points `name` at `collection`, or removes it when `nil`.
-    static func store(_ db: Database, name: String, collection: String?, keyring: Keyring) throws {
-        let lookup = Self.lookup(name, keyring: keyring)
+    static func store(_ db: Database, name: String, collection: String?, vaultKeys: VaultKeys) throws {
+        let lookup = Self.lookup(name, vaultKeys: vaultKeys)
         guard let collection else {
             try db.execute(sql: "DELETE FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)])
             return
@@ -46,28 +46,28 @@ struct AliasRecord: Sendable {
         writer.field(name)
         writer.field(collection)
         writer.raw(repeatElement(0, count: (SealedAttributes.padding - writer.bytes.count % SealedAttributes.padding) % SealedAttributes.padding))
-        let sealed = try Envelope.seal(writer.bytes, key: keyring.attributesKey, associatedData: associatedData(lookup: lookup))
+        let sealed = try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup))
         try db.execute(sql: "INSERT OR REPLACE INTO collection_alias (lookup, sealed) VALUES (?, ?)", arguments: [Data(lookup), Data(sealed)])
     }
 
     /// Removes every alias of `collection` (it is being deleted). Aliases
     /// are few: each is opened to learn where it points.
-    static func removeAll(pointingTo collection: String, _ db: Database, keyring: Keyring) throws {
+    static func removeAll(pointingTo collection: String, _ db: Database, vaultKeys: VaultKeys) throws {
         for row in try Row.fetchAll(db, sql: "SELECT lookup, sealed FROM collection_alias") {
             let columns = RowColumns(row: row) { name in
                 VaultError(.tampered, "The \(name) column of an alias row is missing or of the wrong type: the file was edited")
             }
             let lookup = Array(try columns.value("lookup", as: Data.self))
-            let record = try open(Array(try columns.value("sealed", as: Data.self)), lookup: lookup, keyring: keyring)
+            let record = try open(Array(try columns.value("sealed", as: Data.self)), lookup: lookup, vaultKeys: vaultKeys)
             if record.collection == collection {
                 try db.execute(sql: "DELETE FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)])
             }
         }
     }
 
-    private static func open(_ sealed: [UInt8], lookup: [UInt8], keyring: Keyring) throws(VaultError) -> AliasRecord {
+    private static func open(_ sealed: [UInt8], lookup: [UInt8], vaultKeys: VaultKeys) throws(VaultError) -> AliasRecord {
         let tampered = VaultError(.tampered, "An alias record does not open: it was edited or moved")
-        guard let plaintext = Envelope.open(sealed, key: keyring.attributesKey, associatedData: associatedData(lookup: lookup)) else { throw tampered }
+        guard let plaintext = Envelope.open(sealed, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup)) else { throw tampered }
         var reader = ByteReader(plaintext)
         do throws(ByteReaderError) {
             guard try reader.u8() == version else { throw ByteReaderError() }

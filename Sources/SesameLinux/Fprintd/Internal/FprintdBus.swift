@@ -1,51 +1,56 @@
-/// fprintd's D-Bus names and the calls Sesame makes, run on a `BusThread`.
+import Sesame
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// fprintd's D-Bus names and the calls Sesame makes, with a ``DBusClient``
+/// on its own thread.
 enum FprintdBus {
     static let service = "net.reactivated.Fprint"
     static let managerPath = "/net/reactivated/Fprint/Manager"
     static let managerInterface = "net.reactivated.Fprint.Manager"
     static let deviceInterface = "net.reactivated.Fprint.Device"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// The thread a connection to fprintd lives on.
+    static let threadName = "sesame-fprintd"
 
-    /// Connects once per context; later calls reuse the connection.
-    static func connect(_ context: BusThreadContext, address: String?) throws(BusFailure) -> BusConnection {
-        if let connection = context.connection { return connection }
-        let connection = try BusConnection.open(address: address)
-        context.connection = connection
-        return connection
+    static func defaultDevice(_ client: DBusClient, timeout: UInt64) throws(DBusError) -> String {
+        let reply = try client.call(service, path: managerPath, interface: managerInterface,
+                                    member: "GetDefaultDevice", timeoutMicroseconds: timeout)
+        guard let device = reply.first?.objectPathValue else { throw unexpected("GetDefaultDevice") }
+        return device
     }
 
-    static func defaultDevice(_ bus: BusConnection, timeout: UInt64) throws(BusFailure) -> String {
-        let reply = try bus.call(service, path: managerPath, interface: managerInterface,
-                                 member: "GetDefaultDevice", timeoutMicroseconds: timeout)
-        return try reply.readString(type: "o")
-    }
-
-    static func property(_ name: String, device: String, _ bus: BusConnection, timeout: UInt64) throws(BusFailure) -> String {
-        let reply = try bus.call(service, path: device, interface: propertiesInterface, member: "Get",
-                                 arguments: [deviceInterface, name], timeoutMicroseconds: timeout)
-        return try reply.readVariantString()
+    static func property(_ name: String, device: String, _ client: DBusClient, timeout: UInt64) throws(DBusError) -> String {
+        let value = try client.property(service, path: device, interface: deviceInterface, name: name, timeoutMicroseconds: timeout)
+        guard let text = value.stringValue else { throw unexpected(name) }
+        return text
     }
 
     static func enrolledFingers(
         username: String,
         device: String,
-        _ bus: BusConnection,
+        _ client: DBusClient,
         timeout: UInt64
-    ) throws(BusFailure) -> [String] {
-        let reply = try bus.call(service, path: device, interface: deviceInterface, member: "ListEnrolledFingers",
-                                 arguments: [username], timeoutMicroseconds: timeout)
-        return try reply.readStrings()
+    ) throws(DBusError) -> [String] {
+        let reply = try client.call(service, path: device, interface: deviceInterface, member: "ListEnrolledFingers",
+                                    [.string(username)], timeoutMicroseconds: timeout)
+        let fingers = reply.first?.arrayValues?.compactMap(\.stringValue)
+        guard let fingers, fingers.count == reply.first?.arrayValues?.count else { throw unexpected("ListEnrolledFingers") }
+        return fingers
     }
 
     static func deviceCall(
         _ member: String,
         _ arguments: [String] = [],
         device: String,
-        _ bus: BusConnection,
+        _ client: DBusClient,
         timeout: UInt64
-    ) throws(BusFailure) {
-        _ = try bus.call(service, path: device, interface: deviceInterface, member: member,
-                         arguments: arguments, timeoutMicroseconds: timeout)
+    ) throws(DBusError) {
+        _ = try client.call(service, path: device, interface: deviceInterface, member: member,
+                            arguments.map { .string($0) }, timeoutMicroseconds: timeout)
     }
 
     /// Signals a scan waits for: the device's VerifyStatus, and fprintd
@@ -58,16 +63,25 @@ enum FprintdBus {
         ]
     }
 
-    /// Releases whatever the context holds, ignoring errors: it runs on every
-    /// exit path, including after the device vanished.
-    static func releaseAll(_ context: BusThreadContext, timeout: UInt64) {
-        if let bus = context.connection, let device = context.devicePath {
-            if context.verifying { try? deviceCall("VerifyStop", device: device, bus, timeout: timeout) }
-            if context.claimed { try? deviceCall("Release", device: device, bus, timeout: timeout) }
+    /// Releases whatever the claim holds, ignoring errors: it runs on every
+    /// exit path, including after the device vanished. The connection closes
+    /// right after.
+    static func releaseAll(_ client: DBusClient, _ state: Locked<FprintdClaimState>, timeout: UInt64) {
+        let held = state.withLock { state in
+            defer {
+                state.verifying = false
+                state.claimed = false
+            }
+            return state
         }
-        context.verifying = false
-        context.claimed = false
-        context.connection?.close()
-        context.connection = nil
+        guard let device = held.devicePath else { return }
+        if held.verifying { try? deviceCall("VerifyStop", device: device, client, timeout: timeout) }
+        if held.claimed { try? deviceCall("Release", device: device, client, timeout: timeout) }
+    }
+
+    /// A reply whose arguments are not what fprintd documents, read as the
+    /// old reader did: a message that could not be read.
+    private static func unexpected(_ what: String) -> DBusError {
+        .failed("fprintd's answer to \(what) is not of the documented type", localFailure: .transport(errno: EBADMSG))
     }
 }

@@ -2,12 +2,10 @@ import Sesame
 
 /// `currentState()`'s work: what fprintd says without a claim.
 enum FprintdDiscovery {
-    static func state(_ context: BusThreadContext, configuration: FprintdSensor.Configuration) -> BiometricSensorState {
+    static func state(_ bus: DBusClient, configuration: FprintdSensor.Configuration) -> BiometricSensorState {
         let timeout = configuration.timeoutMicroseconds
-        let bus: BusConnection
         let device: String
-        do throws(BusFailure) {
-            bus = try FprintdBus.connect(context, address: configuration.systemBusAddress)
+        do throws(DBusError) {
             device = try FprintdBus.defaultDevice(bus, timeout: timeout)
         } catch {
             return .unavailable(FprintdFailures.reason(error))
@@ -16,10 +14,10 @@ enum FprintdDiscovery {
         let name = (try? FprintdBus.property("name", device: device, bus, timeout: timeout)) ?? "fingerprint reader"
 
         let fingers: [String]
-        do throws(BusFailure) {
+        do throws(DBusError) {
             fingers = try FprintdBus.enrolledFingers(username: configuration.username, device: device, bus, timeout: timeout)
         } catch {
-            if error.remoteName == "net.reactivated.Fprint.Error.NoEnrolledPrints" {
+            if FprintdFailures.isNoEnrolledPrints(error) {
                 fingers = []
             } else {
                 return BiometricSensorState(

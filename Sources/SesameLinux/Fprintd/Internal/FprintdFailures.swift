@@ -6,18 +6,20 @@ import Glibc
 import Musl
 #endif
 
-/// Gives D-Bus failures a meaning a user can act on.
+/// Gives D-Bus failures a meaning a user can act on (SPEC A2).
 enum FprintdFailures {
-    static func reason(_ failure: BusFailure) -> UnavailableReason {
-        switch failure {
-        case .libraryMissing(let detail):
+    static func reason(_ failure: DBusError) -> UnavailableReason {
+        switch failure.localFailure {
+        case .libraryMissing(let detail)?:
             return UnavailableReason(.libraryMissing, "libsystemd.so.0 could not be loaded: \(detail)")
-        case .connect(let address, let code):
+        case .unreachable(let address, let code)?:
             return UnavailableReason(.noSystemBus, "cannot connect to the system bus at \(address): \(describe(errno: code))")
-        case .transport(let code):
+        case .transport(let code)?:
             return UnavailableReason(.noSystemBus, "the system bus connection failed: \(describe(errno: code))")
-        case .remote(let name, let message):
-            return reason(remote: name, message: message)
+        case .noThread?:
+            return UnavailableReason(.hardwareError, "could not start a thread for the system bus")
+        case nil:
+            return reason(remote: failure.name, message: failure.message)
         }
     }
 
@@ -44,10 +46,15 @@ enum FprintdFailures {
         }
     }
 
-    /// A failure during a session, as the core expects it.
-    static func sensorError(_ failure: BusFailure) -> BiometricSensorError {
-        if failure.remoteName == "net.reactivated.Fprint.Error.NoEnrolledPrints" { return .notEnrolled }
+    /// A failure during a claim, as the core expects it.
+    static func sensorError(_ failure: DBusError) -> BiometricSensorError {
+        if isNoEnrolledPrints(failure) { return .notEnrolled }
         return .unavailable(reason(failure))
+    }
+
+    /// fprintd's answer when the user has no finger enrolled.
+    static func isNoEnrolledPrints(_ failure: DBusError) -> Bool {
+        failure.localFailure == nil && failure.name == "net.reactivated.Fprint.Error.NoEnrolledPrints"
     }
 
     static func describe(errno code: Int32) -> String {

@@ -1,7 +1,7 @@
 import Sesame
 
 /// One `VerifyStart` … `VerifyStatus(done)` … `VerifyStop` round, on the
-/// session's thread.
+/// claim's thread.
 enum FprintdVerify {
     /// How often a waiting scan looks at its cancellation flag. Results do not
     /// wait for this: `sd_bus_wait` returns as soon as a message arrives.
@@ -14,40 +14,41 @@ enum FprintdVerify {
     }
 
     static func run(
-        _ context: BusThreadContext,
+        _ bus: DBusClient,
+        _ state: Locked<FprintdClaimState>,
         finger: String,
         timeout: UInt64,
         isCancelled: @Sendable () -> Bool,
         hint: @Sendable (ScanHint) -> Void
     ) -> Result<ScanResult, BiometricSensorError> {
-        guard context.claimed, let bus = context.connection, let device = context.devicePath else {
-            return .failure(.unavailable(UnavailableReason(.hardwareError, "the fingerprint session has ended")))
+        guard let device = state.withLock({ $0.claimed ? $0.devicePath : nil }) else {
+            return .failure(.unavailable(UnavailableReason(.hardwareError, "the fingerprint reader was released")))
         }
         if isCancelled() { return .failure(.cancelled) }
         // Anything queued now is from an earlier round, such as the no-match
         // fprintd reports for a stopped verify: it must not answer this scan.
-        while (try? bus.nextMessage(timeoutMicroseconds: 0)) != nil {}
-        do throws(BusFailure) {
+        while (try? bus.nextSignal(timeoutMicroseconds: 0)) != nil {}
+        do throws(DBusError) {
             try FprintdBus.deviceCall("VerifyStart", [finger], device: device, bus, timeout: timeout)
         } catch {
             return .failure(FprintdFailures.sensorError(error))
         }
-        context.verifying = true
+        state.withLock { $0.verifying = true }
 
         while true {
             if isCancelled() {
-                stop(context, bus: bus, device: device, timeout: timeout)
+                stop(bus, state, device: device, timeout: timeout)
                 return .failure(.cancelled)
             }
-            let message: BusMessage?
-            do throws(BusFailure) {
-                message = try bus.nextMessage(timeoutMicroseconds: pollMicroseconds)
+            let signal: DBusSignal?
+            do throws(DBusError) {
+                signal = try bus.nextSignal(timeoutMicroseconds: pollMicroseconds)
             } catch {
-                context.verifying = false
+                state.withLock { $0.verifying = false }
                 return .failure(FprintdFailures.sensorError(error))
             }
-            guard let message else { continue }
-            switch interpret(message, device: device) {
+            guard let signal else { continue }
+            switch interpret(signal, device: device) {
             case .ignored:
                 continue
             case .hint(let scanHint):
@@ -55,10 +56,12 @@ enum FprintdVerify {
             case .finished(let result):
                 if case .failure(.unavailable(let reason)) = result, reason.kind == .serviceNotRunning {
                     // fprintd is gone, and with it the claim.
-                    context.verifying = false
-                    context.claimed = false
+                    state.withLock { state in
+                        state.verifying = false
+                        state.claimed = false
+                    }
                 } else {
-                    stop(context, bus: bus, device: device, timeout: timeout)
+                    stop(bus, state, device: device, timeout: timeout)
                 }
                 return result
             }
@@ -66,23 +69,24 @@ enum FprintdVerify {
     }
 
     /// fprintd needs `VerifyStop` after every round before the next `VerifyStart`.
-    private static func stop(_ context: BusThreadContext, bus: BusConnection, device: String, timeout: UInt64) {
+    private static func stop(_ bus: DBusClient, _ state: Locked<FprintdClaimState>, device: String, timeout: UInt64) {
         try? FprintdBus.deviceCall("VerifyStop", device: device, bus, timeout: timeout)
-        context.verifying = false
+        state.withLock { $0.verifying = false }
     }
 
-    static func interpret(_ message: BusMessage, device: String) -> Outcome {
-        if message.isSignal(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
-            guard let name = try? message.readString(), name == FprintdBus.service,
-                  (try? message.readString()) != nil, let newOwner = try? message.readString(),
+    static func interpret(_ signal: DBusSignal, device: String) -> Outcome {
+        if signal.matches(interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
+            guard let arguments = signal.arguments, arguments.count >= 3,
+                  arguments[0].stringValue == FprintdBus.service,
+                  arguments[1].stringValue != nil, let newOwner = arguments[2].stringValue,
                   newOwner.isEmpty
             else { return .ignored }
             return .finished(.failure(.unavailable(UnavailableReason(.serviceNotRunning, "fprintd stopped during the scan"))))
         }
-        guard message.isSignal(interface: FprintdBus.deviceInterface, member: "VerifyStatus"),
-              message.path == device,
-              let result = try? message.readString(),
-              let done = try? message.readBool()
+        guard signal.matches(interface: FprintdBus.deviceInterface, member: "VerifyStatus", path: device),
+              let arguments = signal.arguments, arguments.count >= 2,
+              let result = arguments[0].stringValue,
+              let done = arguments[1].booleanValue
         else { return .ignored }
         return outcome(result: result, done: done)
     }

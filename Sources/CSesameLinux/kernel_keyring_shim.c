@@ -1,5 +1,5 @@
 #define _GNU_SOURCE  // syscall
-#include "keyring_shim.h"
+#include "kernel_keyring_shim.h"
 
 #include <errno.h>
 #include <sys/syscall.h>
@@ -25,14 +25,14 @@ static long result(long value) {
     return value < 0 ? -errno : value;
 }
 
-long sesame_keyring_probe(void) {
+long sesame_kernel_keyring_probe(void) {
     // Does not create the user keyring: a missing one (ENOKEY) still means
     // the service works, and add_key creates it.
     long value = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_USER_KEYRING, 0);
     return value < 0 && errno != ENOKEY ? -errno : 0;
 }
 
-long sesame_keyring_set(const char *description, const void *payload, size_t length, unsigned timeout_seconds) {
+long sesame_kernel_keyring_set(const char *description, const void *payload, size_t length, unsigned timeout_seconds) {
     long key = syscall(SYS_add_key, "user", description, payload, length, KEY_SPEC_USER_KEYRING);
     if (key < 0) return -errno;
     // Replacing a key keeps its old expiry: set it every time. A key that
@@ -40,21 +40,21 @@ long sesame_keyring_set(const char *description, const void *payload, size_t len
     if (syscall(SYS_keyctl, KEYCTL_SET_TIMEOUT, key, timeout_seconds) < 0 ||
         syscall(SYS_keyctl, KEYCTL_SETPERM, key, SESAME_KEY_PERMISSIONS) < 0) {
         long error = -errno;
-        sesame_keyring_remove(key);
+        sesame_kernel_keyring_remove(key);
         return error;
     }
     return key;
 }
 
-long sesame_keyring_find(const char *description) {
+long sesame_kernel_keyring_find(const char *description) {
     return result(syscall(SYS_keyctl, KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, "user", description, 0));
 }
 
-long sesame_keyring_read(long key, void *buffer, size_t length) {
+long sesame_kernel_keyring_read(long key, void *buffer, size_t length) {
     return result(syscall(SYS_keyctl, KEYCTL_READ, key, buffer, length));
 }
 
-long sesame_keyring_remove(long key) {
+long sesame_kernel_keyring_remove(long key) {
     if (syscall(SYS_keyctl, KEYCTL_INVALIDATE, key) == 0) return 0;
     if (errno != EOPNOTSUPP && errno != EINVAL) return -errno;
     return result(syscall(SYS_keyctl, KEYCTL_UNLINK, key, KEY_SPEC_USER_KEYRING));

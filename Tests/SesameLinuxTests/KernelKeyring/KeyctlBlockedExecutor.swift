@@ -141,7 +141,7 @@ final class KeyctlBlockedExecutor: TaskExecutor, @unchecked Sendable {
 /// a task of its own, which no executor preference reaches, so the store's
 /// calls are what must be moved: they are its only keyring system calls.)
 struct KeyctlBlockedReuseWindow: ReuseWindowStore {
-    let cache: KeyringReuseCache
+    let cache: KernelKeyringReuseWindowStore
     let thread: KeyctlBlockedExecutor
 
     func recordSuccess(domainState: DomainState?) async throws {

@@ -9,9 +9,9 @@ import Testing
 /// The reuse window in the real kernel user keyring. Each test uses a key of
 /// its own (a unique scope) and removes it, so tests can run in parallel.
 @Suite("SPEC A6: the reuse window in the kernel keyring",
-       .enabled(if: KeyringReuseCache.availability() == .available, "keyctl is blocked here (container?)"))
+       .enabled(if: KernelKeyringReuseWindowStore.availability() == .available, "keyctl is blocked here (container?)"))
 struct KeyringReuseCacheTests {
-    let cache = KeyringReuseCache(appName: "sesame-tests", scope: UUID().uuidString)
+    let cache = KernelKeyringReuseWindowStore(appName: "sesame-tests", scope: UUID().uuidString)
     let domainState = DomainState(bytes: Array(repeating: 7, count: 32))
 
     /// The cache's line of /proc/keys, if the key exists.
@@ -67,9 +67,9 @@ struct KeyringReuseCacheTests {
     @Test("SPEC A6: A malformed token is an error, which evaluations treat as no reuse")
     func malformed() async throws {
         let junk: [UInt8] = Array("not a token".utf8)
-        let key = junk.withUnsafeBytes { sesame_keyring_set(cache.keyDescription, $0.baseAddress, $0.count, 60) }
+        let key = junk.withUnsafeBytes { sesame_kernel_keyring_set(cache.keyDescription, $0.baseAddress, $0.count, 60) }
         #expect(key > 0)
-        await #expect(throws: KeyringError.self) { try await cache.lastSuccess() }
+        await #expect(throws: KernelKeyringError.self) { try await cache.lastSuccess() }
 
         let sensor = SimulatedSensor()
         let authenticators = Authenticators(appName: "Keyring Tests", sensor: sensor, reuseWindow: cache)

@@ -1,16 +1,16 @@
 import Sesame
 
 /// One claimed `LAContext`: each scan is one system biometric evaluation.
-final class LocalAuthenticationSession: BiometricSession {
+final class LocalAuthenticationClaim: BiometricClaim {
     private let context: any LAContextProtocol
     private let localizedReason: String
-    private let onEnd: @Sendable () -> Void
-    private let ended = Locked(false)
+    private let onRelease: @Sendable () -> Void
+    private let released = Locked(false)
 
-    init(context: any LAContextProtocol, localizedReason: String, onEnd: @escaping @Sendable () -> Void) {
+    init(context: any LAContextProtocol, localizedReason: String, onRelease: @escaping @Sendable () -> Void) {
         self.context = context
         self.localizedReason = localizedReason
-        self.onEnd = onEnd
+        self.onRelease = onRelease
     }
 
     func scan(hint: @escaping @Sendable (ScanHint) async -> Void) async throws(BiometricSensorError) -> ScanResult {
@@ -31,11 +31,11 @@ final class LocalAuthenticationSession: BiometricSession {
         }
     }
 
-    func end() async {
-        let first = ended.withLock { done in
+    func release() async {
+        let first = released.withLock { done in
             defer { done = true }
             return !done
         }
-        if first { onEnd() }
+        if first { onRelease() }
     }
 }

@@ -28,7 +28,7 @@ import Sesame
 ///   token, just as it could edit the user's attempt record file; the
 ///   keyring protects the window from other users and from reboots, not from
 ///   the user's own processes.
-public struct KeyringReuseCache: ReuseWindowStore {
+public struct KernelKeyringReuseWindowStore: ReuseWindowStore {
     /// The key's description, `sesame:reuse:<app>` (plus `:<scope>` when given).
     public let keyDescription: String
 
@@ -39,32 +39,32 @@ public struct KeyringReuseCache: ReuseWindowStore {
     ///   - scope: Separates windows of the same app, e.g. one per test run;
     ///     it only changes the key's name, never how the token is checked.
     public init(appName: String, scope: String? = nil) {
-        var description = Labels.keyringReusePrefix + appName
+        var description = Labels.kernelKeyringReusePrefix + appName
         if let scope, !scope.isEmpty { description += ":" + scope }
         keyDescription = description
     }
 
     public func recordSuccess(domainState: DomainState?) async throws {
         let now = sesame_boottime_nanoseconds()
-        guard now > 0 else { throw KeyringError(operation: "clock_gettime", detail: "CLOCK_BOOTTIME cannot be read") }
+        guard now > 0 else { throw KernelKeyringError(operation: "clock_gettime", detail: "CLOCK_BOOTTIME cannot be read") }
         let token = ReuseToken(bootTime: now, domainState: domainState)
         let payload = token.encoded()
         let result = payload.withUnsafeBytes { bytes in
-            sesame_keyring_set(keyDescription, bytes.baseAddress, bytes.count, UInt32(AuthenticationContext.maximumReuseDuration))
+            sesame_kernel_keyring_set(keyDescription, bytes.baseAddress, bytes.count, UInt32(AuthenticationContext.maximumReuseDuration))
         }
-        if result < 0 { throw KeyringError(operation: "add_key", code: Int32(-result)) }
+        if result < 0 { throw KernelKeyringError(operation: "add_key", code: Int32(-result)) }
     }
 
     public func lastSuccess() async throws -> ReuseWindowEntry? {
         guard let key = try find() else { return nil }
         var buffer = [UInt8](repeating: 0, count: ReuseToken.maximumLength)
-        let length = buffer.withUnsafeMutableBytes { sesame_keyring_read(key, $0.baseAddress, $0.count) }
+        let length = buffer.withUnsafeMutableBytes { sesame_kernel_keyring_read(key, $0.baseAddress, $0.count) }
         if length < 0 {
             if Self.isGone(Int32(-length)) { return nil }
-            throw KeyringError(operation: "keyctl read", code: Int32(-length))
+            throw KernelKeyringError(operation: "keyctl read", code: Int32(-length))
         }
         guard length <= buffer.count, let token = ReuseToken(decoding: buffer[..<length]) else {
-            throw KeyringError(operation: "keyctl read", detail: "the reuse token \(keyDescription) is malformed")
+            throw KernelKeyringError(operation: "keyctl read", detail: "the reuse token \(keyDescription) is malformed")
         }
         return token.entry(now: sesame_boottime_nanoseconds())
     }
@@ -74,21 +74,21 @@ public struct KeyringReuseCache: ReuseWindowStore {
         // until none is left, but never loop on a key that will not go.
         for _ in 0..<8 {
             guard let key = try find() else { return }
-            let result = sesame_keyring_remove(key)
+            let result = sesame_kernel_keyring_remove(key)
             if result < 0, !Self.isGone(Int32(-result)) {
-                throw KeyringError(operation: "keyctl invalidate", code: Int32(-result))
+                throw KernelKeyringError(operation: "keyctl invalidate", code: Int32(-result))
             }
         }
         if try find() != nil {
-            throw KeyringError(operation: "keyctl invalidate", detail: "the reuse token \(keyDescription) is still there")
+            throw KernelKeyringError(operation: "keyctl invalidate", detail: "the reuse token \(keyDescription) is still there")
         }
     }
 
-    private func find() throws(KeyringError) -> Int? {
-        let key = sesame_keyring_find(keyDescription)
+    private func find() throws(KernelKeyringError) -> Int? {
+        let key = sesame_kernel_keyring_find(keyDescription)
         if key < 0 {
             if Self.isGone(Int32(-key)) { return nil }
-            throw KeyringError(operation: "keyctl search", code: Int32(-key))
+            throw KernelKeyringError(operation: "keyctl search", code: Int32(-key))
         }
         return key
     }

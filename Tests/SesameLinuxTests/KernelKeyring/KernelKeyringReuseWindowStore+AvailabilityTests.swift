@@ -5,14 +5,14 @@ import SesameTesting
 import Testing
 @testable import SesameLinux
 
-/// What ``KeyringReuseCache/availability()`` promises, checked by using the
+/// What ``KernelKeyringReuseWindowStore/availability()`` promises, checked by using the
 /// keyring rather than by repeating the probe it is computed from: where it
 /// says available, a window is kept, read back and removed; where keyctl is
 /// blocked, it says why and no evaluation reuses a match. Each test has a key
 /// of its own (a unique scope), so tests can run in parallel.
 @Suite("The kernel keyring's availability")
 struct KeyringAvailabilityTests {
-    let cache = KeyringReuseCache(appName: "sesame-tests", scope: UUID().uuidString)
+    let cache = KernelKeyringReuseWindowStore(appName: "sesame-tests", scope: UUID().uuidString)
     let sensor = SimulatedSensor()
     /// Shared by every context of a test, as the attempt file is shared by
     /// every process: a window must not reach the next context through it.
@@ -42,7 +42,7 @@ struct KeyringAvailabilityTests {
 
     @Test("A6: Where it says available, a recorded window is read back with its enrolment and clear() removes it; where not, nothing is kept")
     func availableKeepsAWindow() async throws {
-        switch KeyringReuseCache.availability() {
+        switch KernelKeyringReuseWindowStore.availability() {
         case .available:
             try await cache.recordSuccess(domainState: domainState)
             let entry = try #require(try await cache.lastSuccess(), "available, yet the window just recorded is not there")
@@ -52,7 +52,7 @@ struct KeyringAvailabilityTests {
             #expect(try await cache.lastSuccess() == nil)
         case .notAvailable(let reason):
             #expect(!reason.isEmpty)
-            await #expect(throws: KeyringError.self) { try await cache.recordSuccess(domainState: domainState) }
+            await #expect(throws: KernelKeyringError.self) { try await cache.recordSuccess(domainState: domainState) }
             #expect(await reuseFailure(cache) == .notInteractive)
         }
     }
@@ -60,7 +60,7 @@ struct KeyringAvailabilityTests {
     @Test("A6: With keyctl blocked by seccomp, as in containers, it says why, and no evaluation reuses a match: not one kept before, nor its own")
     func blockedReusesNothing() async throws {
         // A window kept while the keyring works (where it does), and reused: the control.
-        let keptBefore = KeyringReuseCache.availability() == .available
+        let keptBefore = KernelKeyringReuseWindowStore.availability() == .available
         if keptBefore {
             sensor.present(.match)
             try await context(cache, reuse: 0, interactive: true).evaluate(.biometrics, localizedReason: "Testing")
@@ -71,12 +71,12 @@ struct KeyringAvailabilityTests {
         let thread = try KeyctlBlockedExecutor()
         defer { thread.stop() }
         let blocked = KeyctlBlockedReuseWindow(cache: cache, thread: thread)
-        guard case .notAvailable(let reason) = await thread.run({ KeyringReuseCache.availability() }) else {
+        guard case .notAvailable(let reason) = await thread.run({ KernelKeyringReuseWindowStore.availability() }) else {
             Issue.record("availability() says available with keyctl blocked")
             return
         }
         #expect(reason.contains("blocked"), "\(reason)")
-        await #expect(throws: KeyringError.self) { try await blocked.lastSuccess() }
+        await #expect(throws: KernelKeyringError.self) { try await blocked.lastSuccess() }
         #expect(await reuseFailure(blocked) == .notInteractive, "a window kept before the keyring was blocked is reused")
 
         let scans = sensor.scansStarted

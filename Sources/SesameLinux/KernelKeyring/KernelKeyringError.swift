@@ -2,7 +2,7 @@
 import Glibc
 
 /// A kernel keyring call that failed.
-public struct KeyringError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct KernelKeyringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call, e.g. `add_key` or `keyctl search`.
     public var operation: String
     /// The `errno` value, when the kernel gave one.

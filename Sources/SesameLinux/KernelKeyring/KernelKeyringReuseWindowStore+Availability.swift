@@ -2,7 +2,7 @@
 import CSesameLinux
 import Glibc
 
-extension KeyringReuseCache {
+extension KernelKeyringReuseWindowStore {
     /// Whether the kernel keyring can hold the reuse window here.
     public enum Availability: Sendable, Hashable {
         /// The user keyring works.
@@ -17,7 +17,7 @@ extension KeyringReuseCache {
     /// - Returns: ``Availability/available``, or why not: typically `keyctl`
     ///   blocked by a seccomp filter (containers) or a kernel without keys.
     public static func availability() -> Availability {
-        let result = sesame_keyring_probe()
+        let result = sesame_kernel_keyring_probe()
         guard result < 0 else { return .available }
         let code = Int32(-result)
         let why = switch code {

@@ -1,16 +1,16 @@
 import Sesame
 
 /// One claim of a ``SimulatedSensor``.
-final class SimulatedSession: BiometricSession {
+final class SimulatedClaim: BiometricClaim {
     private let sensor: SimulatedSensor
-    private let ended = Locked(false)
+    private let released = Locked(false)
 
     init(sensor: SimulatedSensor) {
         self.sensor = sensor
     }
 
     func scan(hint: @escaping @Sendable (ScanHint) async -> Void) async throws(BiometricSensorError) -> ScanResult {
-        guard !ended.withLock({ $0 }) else { throw .cancelled }
+        guard !released.withLock({ $0 }) else { throw .cancelled }
         sensor.state.withLock { $0.scansStarted += 1 }
         while true {
             guard let event = await sensor.scans.take() else {
@@ -35,11 +35,11 @@ final class SimulatedSession: BiometricSession {
         }
     }
 
-    func end() async {
-        let first = ended.withLock { ended in
-            defer { ended = true }
-            return !ended
+    func release() async {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
         }
-        if first { sensor.state.withLock { $0.activeSessions -= 1 } }
+        if first { sensor.state.withLock { $0.activeClaims -= 1 } }
     }
 }

@@ -1,5 +1,6 @@
-/// A claimed sensor, able to take scans until it is ended.
-public protocol BiometricSession: Sendable {
+/// A claim of the sensor (fprintd: `Claim` … `Release`), able to take
+/// scans until it is released.
+public protocol BiometricClaim: Sendable {
     /// Waits for one presentation of a finger or face and reports whether it matched.
     ///
     /// Hints such as "finger not centred" do not end the scan: pass each to
@@ -14,7 +15,7 @@ public protocol BiometricSession: Sendable {
 
     /// Releases the sensor. Idempotent; never throws, since it runs on every
     /// exit path.
-    func end() async
+    func release() async
 }
 
 /// The outcome of one completed scan.
