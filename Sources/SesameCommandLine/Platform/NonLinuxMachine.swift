@@ -43,20 +43,7 @@ struct LinuxMachine {
     func openVault<Failure: Error>(
         at path: String, passcode: (_ locked: VaultError) async throws(Failure) -> SecretBytes, failure: (VaultError) -> Failure
     ) async throws(Failure) -> Vault {
-        let locked: VaultError
-        do throws(VaultError) {
-            return try await openVault(at: path, unlock: .device(keyStore: nil))
-        } catch where error.status == .locked {
-            locked = error
-        } catch {
-            throw failure(error)
-        }
-        let passcode = try await passcode(locked)
-        do throws(VaultError) {
-            return try await openVault(at: path, unlock: .passcode(passcode))
-        } catch {
-            throw failure(error)
-        }
+        try await Vault.open(at: path, authenticators: authenticators, passcode: passcode, failure: failure)
     }
 
     func endReuseWindow() async throws {

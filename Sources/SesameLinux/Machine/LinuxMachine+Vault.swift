@@ -106,7 +106,9 @@ extension LinuxMachine {
     /// open it (a passcode-only vault, a key file gone, a TPM that refuses
     /// the key), by the passcode `passcode` supplies: one order for
     /// `sesame` and every app, whoever asks the owner. Wrong passcodes are
-    /// counted and delayed by the vault itself (SPEC E3, E5).
+    /// counted and delayed by the vault itself (SPEC E3, E5). The order is
+    /// the core's (`Vault.open(at:deviceKeyStore:authenticators:passcode:failure:)`);
+    /// this adds the machine's authenticators for the vault.
     ///
     /// - Parameters:
     ///   - path: The vault file; ``defaultVaultPath()`` when `nil`.
@@ -123,21 +125,7 @@ extension LinuxMachine {
         failure: (VaultError) -> Failure
     ) async throws(Failure) -> Vault {
         let path = path.map(Self.absolute) ?? defaultVaultPath()
-        let locked: VaultError
-        do throws(VaultError) {
-            return try await openVault(at: path, unlock: .device(keyStore: nil))
-        } catch where error.status == .locked {
-            // The passcode slot still opens it.
-            locked = error
-        } catch {
-            throw failure(error)
-        }
-        let passcode = try await passcode(locked)
-        do throws(VaultError) {
-            return try await openVault(at: path, unlock: .passcode(passcode))
-        } catch {
-            throw failure(error)
-        }
+        return try await Vault.open(at: path, authenticators: authenticators(forVaultAt: path), passcode: passcode, failure: failure)
     }
 
     private static func absolute(_ path: String) -> String {
