@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Keeps the app covered until the owner unlocks (SPEC E1, E2): drives an
-/// ``AppLockMachine`` with an ``AuthenticationContext`` and the app passcode.
+/// ``AppLockRules`` with an ``AuthenticationContext`` and the app passcode.
 ///
 /// ```swift
 /// let lock = AppLock(authenticators: authenticators, appPasscode: passcode, reason: "Unlock Notes")
@@ -17,12 +17,12 @@ import Foundation
 /// The method is chosen afresh on every launch and resume, because the owner
 /// may have changed device settings meanwhile.
 public actor AppLock {
-    /// The machine's current snapshot.
-    public private(set) var machine: AppLockMachine
+    /// The rules and their current state, as a snapshot.
+    public private(set) var rules: AppLockRules
     /// Every snapshot after a change, for the UI; the current one first.
     /// One consumer: iterate it from one task and hop to the main actor there.
-    public nonisolated let updates: AsyncStream<AppLockMachine>
-    private let continuation: AsyncStream<AppLockMachine>.Continuation
+    public nonisolated let updates: AsyncStream<AppLockRules>
+    private let continuation: AsyncStream<AppLockRules>.Continuation
     private let authenticators: Authenticators
     private let appPasscode: (any AppPasscodeVerifier)?
     private let reason: String
@@ -39,10 +39,10 @@ public actor AppLock {
         self.authenticators = authenticators
         self.appPasscode = appPasscode ?? authenticators.appPasscode
         self.reason = reason
-        let machine = AppLockMachine(gracePeriod: gracePeriod)
-        self.machine = machine
+        let rules = AppLockRules(gracePeriod: gracePeriod)
+        self.rules = rules
         (updates, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(16))
-        continuation.yield(machine)
+        continuation.yield(rules)
     }
 
     deinit {
@@ -51,7 +51,7 @@ public actor AppLock {
     }
 
     /// The current state.
-    public var state: AppLockState { machine.state }
+    public var state: AppLockState { rules.state }
 
     /// Feeds a life-cycle or cover event: ``AppLockEvent/launch``,
     /// ``AppLockEvent/resume(at:)``, ``AppLockEvent/background(at:)``,
@@ -59,8 +59,8 @@ public actor AppLock {
     ///
     /// - Parameter event: What happened.
     public func handle(_ event: AppLockEvent) async {
-        let effects = machine.handle(event)
-        continuation.yield(machine)
+        let effects = rules.handle(event)
+        continuation.yield(rules)
         for effect in effects { await perform(effect) }
     }
 
@@ -70,14 +70,14 @@ public actor AppLock {
     /// - Returns: The outcome; ``PasscodeVerification/cancelled`` when the pad is not showing.
     @discardableResult
     public func enterPasscode(_ passcode: SecretBytes) async -> PasscodeVerification {
-        guard machine.state == .waitingForPasscode else { return .cancelled }
+        guard rules.state == .waitingForPasscode else { return .cancelled }
         guard let appPasscode else {
             await handle(.cancel)
             return .unavailable(UnavailableReason(.notConfigured, "No app passcode is configured"))
         }
         let verification = await appPasscode.verify(passcode)
         // The lock may have moved on (backgrounded) while scrypt ran.
-        guard machine.state == .waitingForPasscode else { return verification }
+        guard rules.state == .waitingForPasscode else { return verification }
         switch verification {
         case .accepted: await handle(.success)
         case .rejected: await handle(.failure)

@@ -30,10 +30,10 @@ struct AppLockTests {
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForBiometrics))
-        #expect(await lock.machine.method == .deviceOwner)
+        #expect(await lock.rules.method == .deviceOwner)
         fixture.sensor.present(.match)
         #expect(await settle(lock, in: .unlocked))
-        #expect(await !lock.machine.isCovered)
+        #expect(await !lock.rules.isCovered)
         #expect(fixture.presenter.prompts.first?.fallbackTitle == "Enter Device Passcode")
     }
 
@@ -45,7 +45,7 @@ struct AppLockTests {
         fixture.presenter.answerSecrets(.enter("1"), .enter("2"), .enter("3"))
         await lock.handle(.launch)
         #expect(await settle(lock, in: .locked))
-        #expect(await lock.machine.isCovered)
+        #expect(await lock.rules.isCovered)
         fixture.presenter.answerSecrets(.enter("device-1234"))
         await lock.handle(.ownerActedOnCover)
         #expect(await settle(lock, in: .unlocked))
@@ -57,7 +57,7 @@ struct AppLockTests {
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForBiometrics))
-        #expect(await lock.machine.method == .biometricsWithAppPasscode)
+        #expect(await lock.rules.method == .biometricsWithAppPasscode)
         fixture.sensor.present(.userFallback)
         #expect(await settle(lock, in: .waitingForPasscode))
         #expect(fixture.presenter.prompts.first?.fallbackTitle == "Enter App Passcode")
@@ -74,7 +74,7 @@ struct AppLockTests {
         #expect(await settle(lock, in: .waitingForPasscode))
         #expect(await lock.enterPasscode(SecretBytes(utf8: "nope")) == .rejected)
         #expect(await lock.state == .waitingForPasscode)
-        #expect(await lock.machine.isCovered)
+        #expect(await lock.rules.isCovered)
         #expect(await lock.enterPasscode(SecretBytes(utf8: "app-0000")) == .accepted)
         #expect(await lock.state == .unlocked)
     }
@@ -86,7 +86,7 @@ struct AppLockTests {
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .waitingForPasscode))
-        #expect(await lock.machine.method == .appPasscode)
+        #expect(await lock.rules.method == .appPasscode)
         #expect(fixture.sensor.claimsMade == 0)
     }
 
@@ -96,7 +96,7 @@ struct AppLockTests {
         let lock = lock(fixture)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .locked))
-        #expect(await lock.machine.method == AppLockMethod.none)
+        #expect(await lock.rules.method == AppLockMethod.none)
     }
 
     @Test("SPEC E2: the method is chosen again on resume: settings changed while backgrounded")
@@ -107,12 +107,12 @@ struct AppLockTests {
         fixture.sensor.present(.match)
         #expect(await settle(lock, in: .unlocked))
         await lock.handle(.background(at: fixture.clock.now()))
-        #expect(await lock.machine.isCovered)
+        #expect(await lock.rules.isCovered)
         fixture.devicePasscode.set(nil)
         fixture.sensor.unplug()
         await lock.handle(.resume(at: fixture.clock.now()))
         #expect(await settle(lock, in: .waitingForPasscode))
-        #expect(await lock.machine.method == .appPasscode)
+        #expect(await lock.rules.method == .appPasscode)
 
         // And back: the device passcode is set again.
         #expect(await lock.enterPasscode(SecretBytes(utf8: "app-0000")) == .accepted)
@@ -136,12 +136,12 @@ struct AppLockTests {
         fixture.clock.advance(by: 20)
         await lock.handle(.resume(at: fixture.clock.now()))
         #expect(await lock.state == .unlocked)
-        #expect(await !lock.machine.isCovered)
+        #expect(await !lock.rules.isCovered)
         await lock.handle(.background(at: fixture.clock.now()))
         fixture.clock.advance(by: 31)
         await lock.handle(.resume(at: fixture.clock.now()))
         #expect(await settle(lock, in: .waitingForPasscode))
-        #expect(await lock.machine.isCovered)
+        #expect(await lock.rules.isCovered)
     }
 
     @Test("SPEC E1: cancelling the prompt leaves the cover; acting on it retries")
@@ -151,7 +151,7 @@ struct AppLockTests {
         fixture.sensor.present(.userCancel)
         await lock.handle(.launch)
         #expect(await settle(lock, in: .locked))
-        #expect(await lock.machine.isCovered)
+        #expect(await lock.rules.isCovered)
         fixture.sensor.present(.match)
         await lock.handle(.ownerActedOnCover)
         #expect(await settle(lock, in: .unlocked))

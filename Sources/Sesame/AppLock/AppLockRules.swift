@@ -25,7 +25,7 @@ import Foundation
 /// | locked, delayed | ownerActedOnCover | choosingMethod | chooseMethod |
 ///
 /// Any other event leaves the state as it is and does nothing.
-public struct AppLockMachine: Sendable, Hashable {
+public struct AppLockRules: Sendable, Hashable {
     /// The current state.
     public private(set) var state: AppLockState
     /// The method of the unlock in progress, once chosen.
@@ -37,7 +37,7 @@ public struct AppLockMachine: Sendable, Hashable {
     public var gracePeriod: TimeInterval
     private var backgroundedAt: Date?
 
-    /// Creates the machine, locked and covered.
+    /// Creates the rules in their first state: locked and covered.
     ///
     /// - Parameter gracePeriod: Seconds in the background that need no unlock; 0 by default.
     public init(gracePeriod: TimeInterval = 0) {
