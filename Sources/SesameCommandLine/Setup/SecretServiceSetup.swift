@@ -5,7 +5,7 @@ import Glibc
 import Foundation
 import Sesame
 
-/// `sesame setup secret-service`: the vault becomes this user's keyring.
+/// `sesame setup secret-service`: the vault becomes this user's Secret Service.
 ///
 /// In order: the items of the provider that answers now are copied (SPEC
 /// D11: nothing already protected in the vault is lowered); a user-level

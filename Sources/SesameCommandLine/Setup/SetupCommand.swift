@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Sesame
 
-/// `sesame setup [ROLE…] [--undo]`: hands this user's keyring, SSH agent and
+/// `sesame setup [ROLE…] [--undo]`: hands this user's Secret Service, SSH agent and
 /// git credentials to Sesame, one role at a time, and gives them back.
 struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

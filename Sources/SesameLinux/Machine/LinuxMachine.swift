@@ -35,7 +35,7 @@ import Sesame
 /// ``authenticators``.
 public struct LinuxMachine: Sendable {
     /// The name the shared state is kept under: the attempt file's folder,
-    /// the keyring window's key and the PAM service default are `sesame`'s.
+    /// the reuse window's kernel-keyring key and the PAM service default are `sesame`'s.
     public static let sharedName = "sesame"
 
     /// The backends, for ``context()`` or any `AuthenticationContext`.
@@ -164,7 +164,7 @@ public struct LinuxMachine: Sendable {
     /// the attempt file. Idempotent; never prompts; a missing attempt file is
     /// not created.
     ///
-    /// - Throws: When the keyring or the attempt file cannot be changed.
+    /// - Throws: When the kernel keyring or the attempt file cannot be changed.
     public func endReuseWindow() async throws {
         if reuseWindow.available, let store = authenticators.reuseWindow {
             try await store.clear()
