@@ -20,12 +20,12 @@ struct Evaluation: Sendable {
 
     let context: AuthenticationContext
     let settings: Settings
-    let prompt: PromptSession
+    let prompt: EvaluationPrompt
 
     init(context: AuthenticationContext, settings: Settings) {
         self.context = context
         self.settings = settings
-        prompt = PromptSession(
+        prompt = EvaluationPrompt(
             presenter: context.authenticators.presenter,
             appName: context.authenticators.appName,
             settings: settings

@@ -8,7 +8,7 @@ enum ScanRace: Sendable {
 
     /// - Parameter acceptsFallback: When `false` there is no fallback button,
     ///   so a stray fallback press neither wins nor disturbs the scan running.
-    static func run(claim: any BiometricClaim, prompt: PromptSession, acceptsFallback: Bool) async -> ScanRace {
+    static func run(claim: any BiometricClaim, prompt: EvaluationPrompt, acceptsFallback: Bool) async -> ScanRace {
         await withTaskGroup(of: ScanRace?.self) { group in
             group.addTask {
                 do throws(BiometricSensorError) {

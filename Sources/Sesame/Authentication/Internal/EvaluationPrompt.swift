@@ -1,7 +1,7 @@
 /// The prompt of one evaluation: begun at most once, on first need, and ended
 /// exactly once if begun. Without a presenter, every call is a no-op and
 /// secret requests report that no one can answer.
-final class PromptSession: Sendable {
+final class EvaluationPrompt: Sendable {
     private let presenter: (any PromptPresenter)?
     private let appName: String
     private let settings: Evaluation.Settings
@@ -57,7 +57,7 @@ final class PromptSession: Sendable {
 
 /// Bridges a verifier's conversation (PAM's) to the prompt.
 struct PromptConversation: PasscodeConversation {
-    let prompt: PromptSession
+    let prompt: EvaluationPrompt
     let kind: AuthenticationMethod
 
     func requestSecret(prompt text: String, echo: Bool) async -> SecretEntry {
