@@ -119,9 +119,7 @@ public struct LinuxMachine: Sendable {
     ///   `PINENTRY` and `PATH` are read.
     /// - Returns: The presenter, or `nil`.
     public static func ownerPresenter(environment: [String: String] = ProcessInfo.processInfo.environment) -> (any PromptPresenter)? {
-        if let terminal = TerminalPresenter() { return terminal }
-        guard PinentryPresenter.isGraphicalSession(environment) else { return nil }
-        return PinentryPresenter.find(environment: environment)
+        PresenterChoice.owner(environment: environment)
     }
 
     /// The prompts of a program that runs in the background and serves
@@ -141,10 +139,7 @@ public struct LinuxMachine: Sendable {
     public static func servicePresenter(
         terminal: (any PromptPresenter)?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (any PromptPresenter)? {
-        let asking = terminal ?? PinentryPresenter.preferred(environment: environment)
-        // A notification as well as pinentry's dialog would say it twice.
-        if asking is PinentryPresenter { return asking }
-        return NotifyingPresenter(wrapping: asking, environment: environment) ?? asking
+        PresenterChoice.service(terminal: terminal, environment: environment)
     }
 
     /// A new context on ``authenticators``: interaction is not allowed when
