@@ -72,9 +72,10 @@ enum AttributeIndex {
     /// inserted; other rows have no entries.
     static func insert(_ row: ItemRow, _ db: Database, vaultKeys: VaultKeys) throws {
         guard row.table == "item", row.attributedFields != nil else { return }
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)")
+        // Not a cached statement: a cached one keeps its last arguments (a
+        // keyed hash of the attributes) bound for the connection's lifetime.
         for hash in hashes(of: row, vaultKeys: vaultKeys) {
-            try statement.execute(arguments: [Data(hash), row.id])
+            try db.execute(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)", arguments: [Data(hash), row.id])
         }
     }
 
