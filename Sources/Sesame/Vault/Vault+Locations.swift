@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension Vault {
     // MARK: Locations
 
@@ -8,6 +14,20 @@ extension Vault {
     public static func defaultPath(environment: [String: String]) -> String {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/sesame/vault.sqlite" }
         return (environment["HOME"] ?? "/") + "/.local/share/sesame/vault.sqlite"
+    }
+
+    /// The vault file a caller names, or the user's vault when it names
+    /// none (`SESAME_VAULT` when set, else ``defaultPath(environment:)``);
+    /// made absolute against the working directory, so that messages name
+    /// it unambiguously. One rule for `sesame` and every app.
+    ///
+    /// - Parameters:
+    ///   - path: The vault file given, or `nil`.
+    ///   - environment: Where `SESAME_VAULT` and the data directories are read.
+    /// - Returns: The vault file.
+    public static func path(_ path: String?, environment: [String: String]) -> String {
+        let chosen = path ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultPath(environment: environment)
+        return chosen.hasPrefix("/") ? chosen : FileManager.default.currentDirectoryPath + "/" + chosen
     }
 
     /// `device/device.key` in the vault's directory: a directory of its own

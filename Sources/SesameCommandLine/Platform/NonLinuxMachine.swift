@@ -32,8 +32,7 @@ struct LinuxMachine {
     var descriptorPassword: SecretBytes? { descriptorPresenter?.password }
 
     static func vaultPath(_ given: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let chosen = given ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? Vault.defaultPath(environment: environment)
-        return chosen.hasPrefix("/") ? chosen : FileManager.default.currentDirectoryPath + "/" + chosen
+        Vault.path(given, environment: environment)
     }
 
     func openVault(at path: String, unlock: VaultUnlock) async throws(VaultError) -> Vault {

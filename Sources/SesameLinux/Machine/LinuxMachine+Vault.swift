@@ -25,7 +25,7 @@ extension LinuxMachine {
     ///   - environment: Where `SESAME_VAULT` and the data directories are read.
     /// - Returns: The vault file.
     public static func vaultPath(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        absolute(path ?? environment["SESAME_VAULT"].flatMap { $0.isEmpty ? nil : $0 } ?? Vault.defaultPath(environment: environment))
+        Vault.path(path, environment: environment)
     }
 
     /// The store the vault's device key is in now: sealed to the TPM

@@ -41,3 +41,16 @@ struct VaultOpeningTests {
         #expect(wrong?.status == .authFailed)
     }
 }
+
+/// `Vault.path(_:environment:)`: the one rule that names the user's vault.
+@Suite("G: which vault file a caller means")
+struct VaultPathTests {
+    @Test("G: a given path wins, then SESAME_VAULT (unless empty), then the data directory; a relative one is made absolute")
+    func order() {
+        let environment = ["HOME": "/home/owner", "SESAME_VAULT": "/srv/v.sqlite"]
+        #expect(Vault.path("/tmp/given.sqlite", environment: environment) == "/tmp/given.sqlite")
+        #expect(Vault.path(nil, environment: environment) == "/srv/v.sqlite")
+        #expect(Vault.path(nil, environment: ["HOME": "/home/owner", "SESAME_VAULT": ""]) == "/home/owner/.local/share/sesame/vault.sqlite")
+        #expect(Vault.path("relative.sqlite", environment: environment).hasPrefix("/"))
+    }
+}
