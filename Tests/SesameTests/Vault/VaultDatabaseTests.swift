@@ -76,4 +76,35 @@ struct VaultDatabaseTests {
         #expect(try await vault.list().count == 2)
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/" + name + "/vault.sqlite?readonly_shm=1"))
     }
+
+    @Test("SPEC D9: an index that looks torn to the read-only reader (as while another process writes) is read through the writer, never refused")
+    func tornIndexIsReadThroughWriter() async throws {
+        let directory = try TemporaryDirectory()
+        let machine = TestMachine()
+        let path = try await closedVault(in: directory.path, machine: machine)
+        // Another process keeps the file open, so its shared-memory index is
+        // used as it is rather than rebuilt on opening, as when eight `sesame
+        // otp` runs start together.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM sqlite_master').fetchall(); print('ready', flush=True); sys.stdin.read()", path]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready"))
+        // Both copies of the index header zeroed: what a reader sees between a
+        // writer's two header writes, or after a crash mid-write.
+        let index = try #require(FileHandle(forUpdatingAtPath: path + "-shm"))
+        try index.write(contentsOf: Data(count: 136))
+        try index.close()
+        let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
+        #expect(try await text(vault, "first") == "one")
+        try await vault.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        #expect(try await text(vault, "second") == "two")
+    }
 }

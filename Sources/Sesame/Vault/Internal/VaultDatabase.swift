@@ -95,6 +95,14 @@ final class VaultDatabase: Sendable {
             let connection = try readingConnection()
             do {
                 return try await connection.read(fresh(body))
+            } catch let error as DatabaseError where Self.needsWriterToRead(error) {
+                // The shared-memory index looked torn to a connection that may
+                // not rebuild it: another process was mid-write or mid-close
+                // (SQLite reports READONLY_RECOVERY even when the writer has
+                // just finished), or it was left damaged. The writer waits its
+                // turn and rebuilds it if need be; this process reads through
+                // the writer from now on.
+                try useWriter(insteadOf: connection)
             } catch {
                 // A write elsewhere in the process closed the reader meanwhile: read again.
                 let replaced = state.withLock { $0.reader !== connection && $0.writer !== connection }
@@ -177,6 +185,20 @@ final class VaultDatabase: Sendable {
         }
     }
 
+    /// Whether `error` is a read-only connection's refusal to rebuild the
+    /// shared-memory index, which a writer would rebuild.
+    static func needsWriterToRead(_ error: DatabaseError) -> Bool {
+        error.extendedResultCode == .SQLITE_READONLY_RECOVERY || error.extendedResultCode == .SQLITE_READONLY_CANTINIT
+    }
+
+    /// Closes `reader` if it is still this file's reader, so the next read goes
+    /// through the writer.
+    private func useWriter(insteadOf reader: DatabaseQueue) throws {
+        let wasReader = state.withLock { $0.reader === reader }
+        guard wasReader else { return }
+        _ = try writer()
+    }
+
     private func writer() throws -> DatabaseQueue {
         try state.withLock { state in
             if let writer = state.writer { return writer }
@@ -220,12 +242,17 @@ final class VaultDatabase: Sendable {
     }
 
     /// A read-only connection with a read-only shared-memory index, or `nil`
-    /// when the file lacks its WAL companions (opening would create them) or
-    /// SQLite takes no URI parameters.
+    /// when the file lacks its WAL companions (opening would create them),
+    /// SQLite takes no URI parameters, or the index needs a writer to rebuild it.
     private static func openReader(_ path: String) throws -> DatabaseQueue? {
         guard PrivateFile.exists(path + "-wal"), PrivateFile.exists(path + "-shm"),
               sqlite3_compileoption_used("USE_URI") == 1 else { return nil }
-        return try DatabaseQueue(path: "file:" + uriEscaped(path) + "?readonly_shm=1", configuration: configuration(readonly: true))
+        do {
+            // GRDB reads the schema on opening, so a torn index shows here first.
+            return try DatabaseQueue(path: "file:" + uriEscaped(path) + "?readonly_shm=1", configuration: configuration(readonly: true))
+        } catch let error as DatabaseError where needsWriterToRead(error) {
+            return nil
+        }
     }
 
     private static func openWriter(_ path: String) throws -> DatabaseQueue {
