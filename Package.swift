@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SesameSecretsInUse", targets: ["SesameSecretsInUse"]),
         .library(name: "SesameApple", targets: ["SesameApple"]),
         .library(name: "SesameSecretService", targets: ["SesameSecretService"]),
+        .library(name: "SesamePasskeys", targets: ["SesamePasskeys"]),
         .library(name: "SesameTesting", targets: ["SesameTesting"]),
         .library(name: "SesameLinuxTesting", targets: ["SesameLinuxTesting"]),
         .library(name: "SesameCommandLine", targets: ["SesameCommandLine"]),
@@ -88,6 +89,16 @@ let package = Package(
         // files, git credentials and one-time codes.
         .target(
             name: "SesameSecretsInUse",
+            dependencies: [
+                "Sesame",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Passkeys: a FIDO2 authenticator (CTAPHID framing, CTAP2 over CBOR,
+        // credentials as the vault's protected keys), with no transport of
+        // its own (SesameLinux carries them).
+        .target(
+            name: "SesamePasskeys",
             dependencies: [
                 "Sesame",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -198,6 +209,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
+        .testTarget(
+            name: "SesamePasskeysTests",
+            dependencies: ["Sesame", "SesamePasskeys", "SesameTesting", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
         .testTarget(
             name: "SesameAppleTests",

@@ -19,7 +19,7 @@ for page in docs/man/sesame.1 docs/man/git-credential-sesame.1; do
     fi
 done
 targets=()
-for module in Sesame SesameLinux SesameSSH SesameSecretsInUse SesameSecretService SesameApple SesameTesting SesameLinuxTesting; do
+for module in Sesame SesameLinux SesameSSH SesameSecretsInUse SesameSecretService SesamePasskeys SesameApple SesameTesting SesameLinuxTesting; do
     targets+=(--target "$module")
 done
 swift package generate-documentation "${targets[@]}" --warnings-as-errors
