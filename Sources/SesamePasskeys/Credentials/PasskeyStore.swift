@@ -1,0 +1,47 @@
+import Sesame
+
+/// Where passkeys are kept and used: the vault (``VaultPasskeyStore``), or
+/// a test's memory. The CTAP2 layer decides what a request means; the store
+/// decides who may use a key, through the key's access control (SPEC P1).
+///
+/// One ceremony is one verification: ``verifyOwner(for:reason:context:)``
+/// asks the owner once (the finger, or the login password) and authorises
+/// `context` for every key use of that ceremony, so making a credential,
+/// signing with it and deriving its `hmac-secret` do not ask again. A call
+/// given a context that is not authorised asks the owner itself.
+///
+/// Methods throw `VaultError` or `AuthenticationError` as the vault does;
+/// the CTAP2 layer maps them to CTAP status codes. A cancelled task (CTAPHID
+/// CANCEL) ends a waiting prompt (SPEC P3).
+public protocol PasskeyStore: Sendable {
+    /// Asks the owner, showing `reason` ("Sign in to example.com"), and
+    /// authorises `context` for the uses that follow. Failures count in the
+    /// one attempt gate (SPEC P3, E5).
+    func verifyOwner(for relyingPartyID: String, reason: String, context: AuthenticationContext) async throws
+
+    /// Makes a credential: its key pair inside the store, its id sealed.
+    func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential
+
+    /// The credentials of `relyingPartyID` among `ids` (the client's
+    /// `allowList`), in the list's order; ids this store did not issue, or
+    /// issued for another relying party, are left out. Never prompts.
+    func credentials(relyingPartyID: String, ids: [[UInt8]]) async throws -> [PasskeyCredential]
+
+    /// The discoverable credentials, of one relying party or of all,
+    /// newest first. Never prompts.
+    func discoverableCredentials(relyingPartyID: String?) async throws -> [PasskeyCredential]
+
+    /// Signs `data` (authenticator data ‖ client data hash) with the
+    /// credential's key and advances its counter; returns the signature
+    /// (ES256: DER; EdDSA: raw) and the new counter value.
+    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
+        -> (signature: [UInt8], signatureCount: UInt32)
+
+    /// The credential's 32-byte `hmac-secret` key (CTAP 2.1 §12.5's
+    /// CredRandom): one for requests with user verification, another
+    /// without. Under the key's access control, as signing is.
+    func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8]
+
+    /// Deletes the credential and its key. Never prompts.
+    func delete(_ credential: PasskeyCredential) async throws
+}
