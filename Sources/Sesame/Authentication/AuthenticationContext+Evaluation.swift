@@ -54,6 +54,36 @@ extension AuthenticationContext {
         }
     }
 
+    /// ``evaluateAccessControl(_:operation:localizedReason:)`` for several
+    /// operations at once: one prompt authorises each of them. A passkey
+    /// ceremony signs with a key and reads the key's `hmac-secret` item after
+    /// one verification of the owner (SPEC P1), never two.
+    ///
+    /// - Parameters:
+    ///   - accessControl: The access control of the items and keys to be used.
+    ///   - operations: The operations the authorisation is for.
+    ///   - localizedReason: Why the app asks, shown on the prompt.
+    /// - Throws: ``AuthenticationError``, as ``evaluate(_:localizedReason:)``.
+    public func evaluateAccessControl(
+        _ accessControl: AccessControl,
+        operations: Set<AccessControlOperation>,
+        localizedReason: String
+    ) async throws(AuthenticationError) {
+        guard let first = operations.first else { return }
+        let evaluation = try makeEvaluation(reason: localizedReason)
+        let authorization = try await runCancellable { () async throws(AuthenticationError) in
+            try await evaluation.authorize(accessControl, for: first)
+        }
+        shared.withLock { state in
+            guard !state.isInvalidated else { return }
+            for operation in operations {
+                var each = authorization
+                each.operation = operation
+                state.authorizations.append(each)
+            }
+        }
+    }
+
     /// Whether a store operation for `accessControl` would prompt on this
     /// context now: no authorisation ahead of time (SPEC A12) covers it,
     /// and neither the reuse window (SPEC A6) nor an application password

@@ -25,6 +25,9 @@ package enum Labels {
     /// The key of the keyed hashes that index Secret Service attributes,
     /// collections and aliases (SPEC D9, D10).
     static let attributeIndexKey = "sesame.vault.v1.attribute-index"
+    /// The key that seals key handles: opaque references to a protected key
+    /// that only this vault opens (a passkey's credential id, SPEC P4).
+    static let keyHandleKey = "sesame.vault.v1.key-handle"
 
     // MARK: HKDF info, key-slot wrapping keys (salt: the vault identifier)
 
@@ -67,6 +70,8 @@ package enum Labels {
     static let formatRecord = "sesame.format"
     /// A keyed hash of the attribute index: a kind ("attribute", "collection", "item", "alias") and its fields follow (SPEC D10).
     static let attributeIndex = "sesame.attribute-index"
+    /// A key handle's sealed key name; the key's service and the handle's binding follow (SPEC P4).
+    static let keyHandle = "sesame.key-handle"
     /// A Secret Service collection's sealed label and dates; its identifier follows (SPEC D10).
     static let collectionRecord = "sesame.collection"
     /// A Secret Service alias's sealed name and collection; its lookup hash follows (SPEC D10).

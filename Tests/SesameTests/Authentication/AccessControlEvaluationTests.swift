@@ -16,6 +16,23 @@ struct AccessControlEvaluationTests {
         #expect(!context.isAuthorized(.devicePasscode, for: operation))
     }
 
+    @Test("SPEC P1: one evaluation for several operations asks once and authorises each of them, and no other")
+    func severalOperations() async throws {
+        let fixture = TestMachine()
+        let context = fixture.context()
+        fixture.sensor.present(.match)
+        try await context.evaluateAccessControl(.biometryAny, operations: [.useKeySign, .useItem], localizedReason: "Sign in to example.com")
+        #expect(fixture.presenter.prompts.count == 1)
+        #expect(context.isAuthorized(.biometryAny, for: .useKeySign) && context.isAuthorized(.biometryAny, for: .useItem))
+        #expect(!context.isAuthorized(.biometryAny, for: .createItem) && !context.isAuthorized(.biometryAny, for: .useKeyDecrypt))
+        fixture.sensor.present(.noMatch, .noMatch, .noMatch)
+        let second = fixture.context()
+        await #expect(throws: AuthenticationError.authenticationFailed) {
+            try await second.evaluateAccessControl(.biometryAny, operations: [.useKeySign, .useItem], localizedReason: "Sign in")
+        }
+        #expect(!second.isAuthorized(.biometryAny, for: .useKeySign) && !second.isAuthorized(.biometryAny, for: .useItem))
+    }
+
     @Test("SPEC A12: biometryCurrentSet is authorised by a match")
     func currentSet() async throws {
         let fixture = TestMachine()

@@ -24,6 +24,8 @@ struct VaultKeys: Sendable {
     /// Keys the hashes of the Secret Service attribute index (SPEC D10): a
     /// copied file shows which rows share an attribute, never its name or value.
     let indexKey: SymmetricKey
+    /// Seals key handles (SPEC P4): only this vault can tell which key one names.
+    let keyHandleKey: SymmetricKey
 
     init(masterKey: SymmetricKey, vaultID: [UInt8]) {
         self.masterKey = masterKey
@@ -36,6 +38,7 @@ struct VaultKeys: Sendable {
         lookupKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.lookupKey)
         formatKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.formatKey)
         indexKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.attributeIndexKey)
+        keyHandleKey = KeyDerivation.subkey(masterKey, vaultID: vaultID, label: Labels.keyHandleKey)
     }
 
     /// The keyed hash stored instead of `service`/`account` in `table`
