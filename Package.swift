@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "Sesame",
                 "SesameSSH",
+                "SesamePasskeys",
                 "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 .target(name: "SesameSecretService", condition: .when(platforms: [.linux])),

@@ -33,7 +33,7 @@ public struct SesameCommand: AsyncParsableCommand {
         InitCommand.self, PutCommand.self, GetCommand.self, ListCommand.self, RemoveCommand.self,
         PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
         FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
-        OTPCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
+        OTPCommand.self, PasskeyCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
         SetupCommand.self, DoctorCommand.self,
     ] + platformCommands + HelpTopic.commands
 
