@@ -52,6 +52,11 @@ install -m 0755 scripts/check-package-user.sh "$home/check-package-user.sh"
 runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH=/usr/bin:/bin LANG=C.UTF-8 \
     bash ${CHECK_TRACE:+-x} "$home/check-package-user.sh"
 
+# The passkey authenticator's device access: the udev rule and the module.
+grep -q 'KERNEL=="uhid".*TAG+="uaccess"' /usr/lib/udev/rules.d/70-sesame-uhid.rules \
+    || { echo "check-package.sh: no uaccess rule for /dev/uhid" >&2; exit 1; }
+grep -qx uhid /usr/lib/modules-load.d/sesame-uhid.conf || { echo "check-package.sh: uhid is not loaded at boot" >&2; exit 1; }
+
 # Removing it leaves none of its files (folders other packages share excepted).
 pkill -u "$user" 2>/dev/null || true
 files=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' | grep -v '/$')

@@ -60,6 +60,11 @@ if readelf -d "$stage/usr/bin/sesame" | grep -Eq '\((RPATH|RUNPATH)\)|NEEDED.*li
     die "${SESAME_BINARY:-the release build} is not a --static-swift-stdlib build (it has a RUNPATH or needs libswift*)"
 fi
 
+# The passkey authenticator's /dev/uhid, opened by the user at the seat,
+# and the uhid module loaded at boot (contrib/udev says why).
+install -D -m 0644 "$root/contrib/udev/70-sesame-uhid.rules" "$stage/usr/lib/udev/rules.d/70-sesame-uhid.rules"
+install -D -m 0644 "$root/contrib/udev/sesame-uhid.conf" "$stage/usr/lib/modules-load.d/sesame-uhid.conf"
+
 # Debian policy 12.1: man pages compressed with gzip -9 (-n: no name or date).
 gzip -9n "$stage/usr/share/man/man1/"*.1
 
