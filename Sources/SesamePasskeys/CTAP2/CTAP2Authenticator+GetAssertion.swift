@@ -24,9 +24,6 @@ extension CTAP2Authenticator {
         _ = try options?.option("up")  // checked for its type; the owner is verified either way
         let pinUvAuthParam = try parameters.optional(6, \.bytesValue)
         let pinUvAuthProtocol = try parameters.optional(7, \.intValue)
-        if pinUvAuthParam?.isEmpty == true {
-            try await selectForPinUvAuth(status: status)
-        }
         let hmacSecret = try extensions?.optionalMap("hmac-secret").map { input throws(CTAP2Status) in
             try HMACSecretRequest(input, keyAgreementKey: keyAgreementKey)
         }
@@ -47,19 +44,9 @@ extension CTAP2Authenticator {
             }
         }
 
-        var context: AuthenticationContext?
-        if let pinUvAuthParam {
-            let token = try verifyToken(
-                pinUvAuthParam, protocolNumber: pinUvAuthProtocol, message: clientDataHash, permission: .getAssertion,
-                relyingPartyID: relyingPartyID)
-            context = spendToken(token)
-        }
-        let ceremony: AuthenticationContext
-        if let context {
-            ceremony = context
-        } else {
-            ceremony = try await verifyOwner(for: relyingPartyID, reason: "Sign in to \(relyingPartyID)", status: status)
-        }
+        let ceremony = try await ceremony(
+            pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .getAssertion,
+            relyingPartyID: relyingPartyID, reason: "Sign in to \(relyingPartyID)", status: status)
         guard let first = credentials.first else {
             ceremony.invalidate()
             throw CTAP2Status.noCredentials

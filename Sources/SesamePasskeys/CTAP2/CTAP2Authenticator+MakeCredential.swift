@@ -37,23 +37,10 @@ extension CTAP2Authenticator {
         let pinUvAuthProtocol = try parameters.optional(9, \.intValue)
         _ = try parameters.optional(0x0A, \.intValue)  // enterpriseAttestation: not supported, so ignored (§6.1.2 step 9)
 
-        if pinUvAuthParam?.isEmpty == true {
-            try await selectForPinUvAuth(status: status)
-        }
-        var context: AuthenticationContext?
-        if let pinUvAuthParam {
-            let token = try verifyToken(
-                pinUvAuthParam, protocolNumber: pinUvAuthProtocol, message: clientDataHash, permission: .makeCredential,
-                relyingPartyID: relyingPartyID)
-            context = spendToken(token)
-        }
         let reason = "Create a passkey for \(relyingPartyID)"
-        let ceremony: AuthenticationContext
-        if let context {
-            ceremony = context
-        } else {
-            ceremony = try await verifyOwner(for: relyingPartyID, reason: reason, status: status)
-        }
+        let ceremony = try await ceremony(
+            pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .makeCredential,
+            relyingPartyID: relyingPartyID, reason: reason, status: status)
         defer { ceremony.invalidate() }
         // §6.1.2 step 11: an excluded credential is answered only once the owner is verified,
         // so a website cannot learn which accounts exist here without them.
@@ -93,6 +80,25 @@ extension CTAP2Authenticator {
         }
         guard let chosen else { throw .unsupportedAlgorithm }
         return chosen
+    }
+
+    /// The authorised context of a makeCredential or getAssertion: with a
+    /// pinUvAuthParam, the token's (spent by this one use) when the presence
+    /// its verification showed still counts (CTAP 2.1 §6.1.2 steps 11–13);
+    /// otherwise the owner is asked now. A zero-length pinUvAuthParam is a
+    /// client asking the person to pick an authenticator.
+    func ceremony(
+        _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
+        relyingPartyID: String, reason: String, status: @Sendable (CTAP2Keepalive) -> Void
+    ) async throws -> AuthenticationContext {
+        if let pinUvAuthParam {
+            if pinUvAuthParam.isEmpty { try await selectForPinUvAuth(status: status) }
+            let token = try verifyToken(
+                pinUvAuthParam, protocolNumber: protocolNumber, message: clientDataHash, permission: permission,
+                relyingPartyID: relyingPartyID)
+            if let context = spendToken(token) { return context }
+        }
+        return try await verifyOwner(for: relyingPartyID, reason: reason, status: status)
     }
 
     /// A zero-length pinUvAuthParam (§6.1.2 step 1): the client asks the
