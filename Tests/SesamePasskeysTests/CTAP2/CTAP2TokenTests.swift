@@ -31,6 +31,38 @@ struct CTAP2TokenTests {
         #expect(try await harness.send(0x01, parameters).status == 0x40)  // bound to other.example
     }
 
+    @Test("P1: a token not used within 30 s expires, and its presence counts 30 s: later the owner is asked again")
+    func tokenTimers() async throws {
+        let harness = CTAP2Harness()
+        let platform = try await PlatformPinUvAuth(number: 2, harness: harness)
+        var parameters = CTAP2Harness.makeCredential()
+        parameters[9] = 2
+        let unused = try #require(try await platform.token(permissions: 0x01, rpID: "example.com", harness: harness).token)
+        harness.clock.advance(31)
+        parameters[8] = .bytes(platform.authenticate(key: unused, CTAP2Harness.clientDataHash))
+        #expect(try await harness.send(0x01, parameters).status == 0x33)
+
+        let (_, cmToken) = try await platform.token(permissions: 0x05, rpID: "example.com", harness: harness)
+        let token = try #require(cmToken)
+        #expect(try await harness.send(0x0A, [1: 1, 3: 2, 4: .bytes(platform.authenticate(key: token, [1]))]).status == 0x40)
+        harness.clock.advance(31)  // used once: the token lives on, its presence no longer counts
+        parameters[8] = .bytes(platform.authenticate(key: token, CTAP2Harness.clientDataHash))
+        let before = await harness.store.prompts.count
+        #expect(try await harness.send(0x01, parameters).status == 0)
+        #expect(await harness.store.prompts.count == before + 1)
+    }
+
+    @Test("P1: getNextAssertion's state ends 30 s after the last answer")
+    func assertionTimer() async throws {
+        let harness = CTAP2Harness()
+        for user in [UInt8(1), 2, 3] { _ = try await harness.makeCredential(CTAP2Harness.makeCredential(user: [user])) }
+        #expect(try await harness.send(0x02, [1: "example.com", 2: .bytes(CTAP2Harness.clientDataHash)]).status == 0)
+        harness.clock.advance(29)
+        #expect(try await harness.send(0x08).status == 0)
+        harness.clock.advance(30)
+        #expect(try await harness.send(0x08).status == 0x30)
+    }
+
     @Test("P1: permissions this authenticator does not grant, and mc without rpId, are refused before the owner is asked")
     func permissions() async throws {
         let harness = CTAP2Harness()

@@ -15,10 +15,13 @@ struct CTAP2Harness {
     let store = InMemoryPasskeyStore()
     let authenticator: CTAP2Authenticator
 
+    /// The authenticator's clock, moved by hand.
+    let clock = HandClock()
+
     init() {
-        authenticator = CTAP2Authenticator(store: store, aaguid: Self.aaguid) {
-            AuthenticationContext(Authenticators(appName: "ctap2-tests"))
-        }
+        authenticator = CTAP2Authenticator(
+            store: store, aaguid: Self.aaguid, makeContext: { AuthenticationContext(Authenticators(appName: "ctap2-tests")) },
+            now: { [clock] in clock.now })
     }
 
     /// Sends `command` with `parameters`; returns the status byte and the decoded response.
@@ -121,4 +124,12 @@ struct PlatformPinUvAuth {
         guard status == 0 else { return (status, nil) }
         return (status, try decrypt(try #require(response?[2]?.bytesValue)))
     }
+}
+
+/// A clock the test moves: the token's and getNextAssertion's timers read it.
+final class HandClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
