@@ -102,6 +102,8 @@ let package = Package(
             dependencies: [
                 "Sesame",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // CTAP 2.1's PIN/UV auth protocols encrypt with AES-256-CBC (§6.5.6, §6.5.7).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // The freedesktop Secret Service (`org.freedesktop.secrets`) over
@@ -212,7 +214,10 @@ let package = Package(
         .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
         .testTarget(
             name: "SesamePasskeysTests",
-            dependencies: ["Sesame", "SesamePasskeys", "SesameTesting", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "Sesame", "SesamePasskeys", "SesameTesting", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
         .testTarget(

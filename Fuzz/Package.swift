@@ -47,6 +47,7 @@ let package = Package(
             name: "FuzzAgent",
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSSH", package: sesame)]
         ),
+        .executableTarget(name: "FuzzCTAP2", dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesamePasskeys", package: sesame), .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "FuzzReferences",
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretsInUse", package: sesame)]

@@ -15,7 +15,7 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 cd "$(dirname "$0")"
-targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli FuzzKeyImport:keys FuzzAgent:agent FuzzReferences:references FuzzOTP:otp FuzzGitCredential:gitcredential FuzzSecretService:secretservice})
+targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli FuzzKeyImport:keys FuzzAgent:agent FuzzReferences:references FuzzOTP:otp FuzzGitCredential:gitcredential FuzzSecretService:secretservice FuzzCTAP2:ctap2})
 for entry in "${targets[@]}"; do
     swift build --package-path . --scratch-path .build -c debug --product "${entry%%:*}" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2

@@ -1,0 +1,130 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+extension CTAP2Authenticator {
+    /// authenticatorGetAssertion (CTAP 2.1 §6.2.2).
+    ///
+    /// The owner is verified for every ceremony, even one with `up` false
+    /// (SPEC P2: presence is never silent, and a key is used only under its
+    /// access control, SPEC P1), so the flags are always UP and UV. The
+    /// verification comes before the answer, whether credentials were found
+    /// or not: `CTAP2_ERR_NO_CREDENTIALS` never reaches a website without an
+    /// act of the owner, so it cannot probe which accounts exist here.
+    func getAssertion(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> CBORValue {
+        let relyingPartyID = try Self.relyingPartyID(try parameters.required(1, \.textValue))
+        let clientDataHash = try parameters.clientDataHash(2)
+        let allowList = try parameters.credentialIDs(3) ?? []
+        let extensions = try parameters.optionalMap(4)
+        let options = try parameters.optionalMap(5)
+        if try options?.option("rk") != nil { throw CTAP2Status.unsupportedOption }
+        _ = try options?.option("up")  // checked for its type; the owner is verified either way
+        let pinUvAuthParam = try parameters.optional(6, \.bytesValue)
+        let pinUvAuthProtocol = try parameters.optional(7, \.intValue)
+        let hmacSecret = try extensions?.optionalMap("hmac-secret").map { input throws(CTAP2Status) in
+            try HMACSecretRequest(input, keyAgreementKey: keyAgreementKey)
+        }
+        // credProtect (§12.1): level 3 is never named without user verification asked
+        // for; level 2 only when the client names its id.
+        let userVerificationAsked = try options?.option("uv") == true || pinUvAuthParam != nil
+        let found: [PasskeyCredential]
+        if allowList.isEmpty {
+            found = try await store.discoverableCredentials(relyingPartyID: relyingPartyID)
+        } else {
+            found = try await store.credentials(relyingPartyID: relyingPartyID, ids: allowList)
+        }
+        let credentials = found.filter { credential in
+            switch credential.creation.protection {
+            case .userVerificationOptional: true
+            case .userVerificationOptionalWithCredentialIDList: userVerificationAsked || !allowList.isEmpty
+            case .userVerificationRequired: userVerificationAsked
+            }
+        }
+
+        let ceremony = try await ceremony(
+            pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .getAssertion,
+            relyingPartyID: relyingPartyID, reason: "Sign in to \(relyingPartyID)", status: status)
+        guard let first = credentials.first else {
+            ceremony.invalidate()
+            throw CTAP2Status.noCredentials
+        }
+        let selecting = allowList.isEmpty && credentials.count > 1
+        if selecting {
+            pendingAssertions = PendingAssertions(
+                credentials: Array(credentials.dropFirst()), relyingPartyID: relyingPartyID, clientDataHash: clientDataHash,
+                hmacSecret: hmacSecret, context: ceremony, answered: now())
+        }
+        do {
+            let response = try await assertion(
+                first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, context: ceremony,
+                userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
+            if !selecting { ceremony.invalidate() }
+            return response
+        } catch {
+            endAssertions()
+            ceremony.invalidate()
+            throw error
+        }
+    }
+
+    /// authenticatorGetNextAssertion (CTAP 2.1 §6.3): the next credential of
+    /// the last getAssertion without allowList, signed under that
+    /// ceremony's verification; `CTAP2_ERR_NOT_ALLOWED` when there is none
+    /// or 30 seconds passed.
+    func getNextAssertion() async throws -> CBORValue {
+        guard var pending = pendingAssertions, !pending.credentials.isEmpty,
+            case let age = now().timeIntervalSince(pending.answered), age >= 0, age < Self.assertionStateLimit
+        else {
+            endAssertions()
+            throw CTAP2Status.notAllowed
+        }
+        let credential = pending.credentials.removeFirst()
+        pending.answered = now()
+        pendingAssertions = pending.credentials.isEmpty ? nil : pending
+        defer { if pending.credentials.isEmpty { pending.context.invalidate() } }
+        return try await assertion(
+            credential, relyingPartyID: pending.relyingPartyID, clientDataHash: pending.clientDataHash,
+            hmacSecret: pending.hmacSecret, context: pending.context, userDetails: true, numberOfCredentials: nil)
+    }
+
+    /// One assertion: the hmac-secret output if asked, authenticator data
+    /// with the counter the signature advances to, and the store's signature
+    /// over authenticator data ‖ clientDataHash.
+    private func assertion(
+        _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8], hmacSecret: HMACSecretRequest?,
+        context: AuthenticationContext, userDetails: Bool, numberOfCredentials: Int?
+    ) async throws -> CBORValue {
+        let reason = "Sign in to \(relyingPartyID)"
+        var outputs: [CBORValue: CBORValue] = [:]
+        if let hmacSecret, credential.creation.hasHMACSecret {
+            // CredRandomWithUV: the response's UV flag is always set (see getAssertion).
+            let credRandom = try await store.hmacSecret(of: credential, userVerified: true, reason: reason, context: context)
+            guard credRandom.count == 32 else { throw CTAP2Status.other }
+            outputs["hmac-secret"] = .bytes(try hmacSecret.output(credRandom: credRandom))
+        }
+        // The signed data names the counter the signature makes (PasskeyStore.sign advances it by one);
+        // a store that answers a lower one would let a counter repeat (SPEC P4), so that is an error.
+        let counter: UInt32 = credential.signatureCount == .max ? .max : credential.signatureCount + 1
+        let authenticatorData = try AuthenticatorData(
+            relyingPartyID: relyingPartyID, flags: AuthenticatorData.userPresent | AuthenticatorData.userVerified,
+            signatureCount: counter, attested: nil, extensions: outputs
+        ).encoded()
+        let (signature, signatureCount) = try await store.sign(
+            authenticatorData + clientDataHash, with: credential, reason: reason, context: context)
+        guard signatureCount >= counter else { throw CTAP2Status.other }
+        var user: [CBORValue: CBORValue] = ["id": .bytes(credential.creation.userHandle)]
+        if userDetails {  // §6.2.2: names only after user verification, when the person picks among several
+            if let name = credential.creation.userName { user["name"] = .text(name) }
+            if let name = credential.creation.userDisplayName { user["displayName"] = .text(name) }
+        }
+        var response: [CBORValue: CBORValue] = [
+            1: .map(["id": .bytes(credential.id), "type": "public-key"]), 2: .bytes(authenticatorData), 3: .bytes(signature),
+            4: .map(user),
+        ]
+        if let numberOfCredentials { response[5] = .int(numberOfCredentials) }
+        return .map(response)
+    }
+}

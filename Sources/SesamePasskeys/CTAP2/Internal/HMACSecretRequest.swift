@@ -1,0 +1,33 @@
+import Crypto
+
+/// A getAssertion's `hmac-secret` input (CTAP 2.1 §12.5): the salts the
+/// platform encrypted with the shared secret of its key agreement, checked
+/// by saltAuth before anything is derived.
+struct HMACSecretRequest {
+    let pinUvAuthProtocol: PinUvAuthProtocol
+    let sharedSecret: [UInt8]
+    /// One or two 32-byte salts.
+    let salts: [[UInt8]]
+
+    /// Parses and checks the extension's input map: keyAgreement (1),
+    /// saltEnc (2), saltAuth (3), pinUvAuthProtocol (4, one when absent).
+    init(_ input: CTAP2Parameters, keyAgreementKey: P256.KeyAgreement.PrivateKey) throws(CTAP2Status) {
+        let platformKey = try input.requiredMap(1)
+        let saltEnc = try input.required(2, \.bytesValue)
+        let saltAuth = try input.required(3, \.bytesValue)
+        pinUvAuthProtocol = try PinUvAuthProtocol(number: try input.optional(4, \.intValue) ?? 1)
+        sharedSecret = try pinUvAuthProtocol.sharedSecret(platformKey: .map(platformKey.map), authenticatorKey: keyAgreementKey)
+        guard pinUvAuthProtocol.verify(key: sharedSecret, message: saltEnc, signature: saltAuth) else { throw .pinAuthInvalid }
+        let plain = try pinUvAuthProtocol.decrypt(saltEnc, sharedSecret: sharedSecret)
+        guard plain.count == 32 || plain.count == 64 else { throw .invalidLength }
+        salts = plain.count == 32 ? [plain] : [Array(plain[..<32]), Array(plain[32...])]
+    }
+
+    /// HMAC-SHA-256(CredRandom, salt1) [‖ HMAC-SHA-256(CredRandom, salt2)],
+    /// encrypted with the shared secret.
+    func output(credRandom: [UInt8]) throws(CTAP2Status) -> [UInt8] {
+        let key = SymmetricKey(data: credRandom)
+        let outputs = salts.flatMap { Array(HMAC<SHA256>.authenticationCode(for: $0, using: key)) }
+        return try pinUvAuthProtocol.encrypt(outputs, sharedSecret: sharedSecret)
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Sesame
+
+/// What a getAssertion without allowList leaves for getNextAssertion (CTAP
+/// 2.1 §6.3): the remaining credentials in order, and the ceremony's
+/// authorised context, so they are signed without asking again.
+struct PendingAssertions {
+    var credentials: [PasskeyCredential]
+    let relyingPartyID: String
+    let clientDataHash: [UInt8]
+    let hmacSecret: HMACSecretRequest?
+    let context: AuthenticationContext
+    /// When the last assertion was answered: the state lasts 30 s from it.
+    var answered: Date
+}
