@@ -28,7 +28,7 @@ public final class HIDReportConnection: Sendable {
         var closed = false
     }
 
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let wake: WakePipe
 
     /// Serves an accepted, non-blocking socket on a new thread; `nil` when
@@ -42,18 +42,18 @@ public final class HIDReportConnection: Sendable {
             Glibc.close(descriptor)
             return nil
         }
-        self.wake = wake
-        self.peerProcess = peerProcess
-        let (reports, input) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(1024))
-        self.reports = reports
-        let started = DedicatedThread.detach(name: "sesame-hid-conn") { [state] in
+        let state = Locked(State())
+        let reports = ReportReader.start(name: "sesame-hid-conn") { input in
             Self.run(descriptor: descriptor, wake: wake, state: state, input: input)
         }
-        guard started else {
+        guard let reports else {
             Glibc.close(descriptor)
-            input.finish()
             return nil
         }
+        self.wake = wake
+        self.peerProcess = peerProcess
+        self.state = state
+        self.reports = reports
     }
 
     /// Queues one report for the client.

@@ -33,7 +33,7 @@ public final class UHIDDevice: Sendable {
     }
 
     private let descriptor: Int32
-    private let state = Locked(State())
+    private let state: Locked<State>
     private let wake: WakePipe
 
     /// Opens `/dev/uhid` and creates the device.
@@ -79,18 +79,18 @@ public final class UHIDDevice: Sendable {
             Glibc.close(descriptor)
             throw HIDTransportError("the kernel refused to create the HID device (\(reason))")
         }
-        self.descriptor = descriptor
-        self.wake = wake
-        let (reports, input) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(1024))
-        self.reports = reports
-        let started = DedicatedThread.detach(name: "sesame-uhid") { [state] in
+        let state = Locked(State())
+        let reports = ReportReader.start(name: "sesame-uhid") { input in
             Self.run(descriptor: descriptor, wake: wake, state: state, input: input)
         }
-        guard started else {
+        guard let reports else {
             Self.destroy(descriptor)
-            input.finish()
             throw HIDTransportError("cannot start a thread to read the HID device")
         }
+        self.descriptor = descriptor
+        self.wake = wake
+        self.state = state
+        self.reports = reports
     }
 
     /// Whether a program holds the device's hidraw node open (the kernel's
