@@ -42,14 +42,16 @@ final class WakePipe: Sendable {
     /// Sleeps until `descriptor` has one of `events` or the pipe is woken.
     ///
     /// - Returns: The descriptor's returned events (0 when only woken),
-    ///   or `nil` when `poll` failed other than by a signal.
+    ///   or `nil` when `poll` failed other than by a signal or the
+    ///   descriptor is not open.
     func wait(for descriptor: Int32, events: Int16) -> Int16? {
         var fds = [pollfd(fd: descriptor, events: events, revents: 0), pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
         while poll(&fds, 2, -1) < 0 {
             guard errno == EINTR else { return nil }
         }
         if fds[1].revents != 0 { drain() }
-        return fds[0].revents
+        // A descriptor that is not open would wake every poll: stop instead of spinning.
+        return fds[0].revents & Int16(POLLNVAL) != 0 ? nil : fds[0].revents
     }
 }
 #endif
