@@ -11,6 +11,6 @@ struct PasskeyCommand: AsyncParsableCommand {
             `sesame passkey serve` is the authenticator a browser talks to; `ls` and `rm` manage what it \
             made. A passkey's private key never leaves the vault: `export` leaves passkeys out.
             """,
-        subcommands: [PasskeyListCommand.self, PasskeyRemoveCommand.self]
+        subcommands: [PasskeyServeCommand.self, PasskeyListCommand.self, PasskeyRemoveCommand.self]
     )
 }

@@ -21,7 +21,8 @@ extension CTAP2Authenticator {
         let extensions = try parameters.optionalMap(4)
         let options = try parameters.optionalMap(5)
         if try options?.option("rk") != nil { throw CTAP2Status.unsupportedOption }
-        _ = try options?.option("up")  // checked for its type; the owner is verified either way
+        // The owner is verified either way; `up` false only keeps a token for the request that follows.
+        let userPresence = try options?.option("up") ?? true
         let pinUvAuthParam = try parameters.optional(6, \.bytesValue)
         let pinUvAuthProtocol = try parameters.optional(7, \.intValue)
         let hmacSecret = try extensions?.optionalMap("hmac-secret").map { input throws(CTAP2Status) in
@@ -44,11 +45,12 @@ extension CTAP2Authenticator {
             }
         }
 
-        let ceremony = try await ceremony(
+        let (ceremony, isTokens) = try await ceremony(
             pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .getAssertion,
-            relyingPartyID: relyingPartyID, reason: "Sign in to \(relyingPartyID)", status: status)
+            relyingPartyID: relyingPartyID, reason: "Sign in to \(relyingPartyID)", spendsToken: userPresence, status: status)
+        let end = { if !isTokens { ceremony.invalidate() } }
         guard let first = credentials.first else {
-            ceremony.invalidate()
+            end()
             throw CTAP2Status.noCredentials
         }
         let selecting = allowList.isEmpty && credentials.count > 1
@@ -61,11 +63,11 @@ extension CTAP2Authenticator {
             let response = try await assertion(
                 first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, context: ceremony,
                 userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
-            if !selecting { ceremony.invalidate() }
+            if !selecting { end() }
             return response
         } catch {
             endAssertions()
-            ceremony.invalidate()
+            end()
             throw error
         }
     }

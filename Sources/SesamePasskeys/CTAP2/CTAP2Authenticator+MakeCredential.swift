@@ -91,14 +91,30 @@ extension CTAP2Authenticator {
         _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
         relyingPartyID: String, reason: String, status: @Sendable (CTAP2Keepalive) -> Void
     ) async throws -> AuthenticationContext {
+        try await ceremony(pinUvAuthParam, protocolNumber: protocolNumber, clientDataHash: clientDataHash, permission: permission,
+                           relyingPartyID: relyingPartyID, reason: reason, spendsToken: true, status: status).context
+    }
+
+    /// ``ceremony(_:protocolNumber:clientDataHash:permission:relyingPartyID:reason:status:)``,
+    /// where a getAssertion with `up` false does not spend the token (§6.2.2
+    /// clears the token's flags only when `up` is true): clients send one
+    /// first to learn which of their credentials are here (python-fido2 and
+    /// Chromium do), then the real request with the same token. The
+    /// context then stays the token's (`isTokens`): the caller must not
+    /// invalidate it.
+    func ceremony(
+        _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
+        relyingPartyID: String, reason: String, spendsToken: Bool, status: @Sendable (CTAP2Keepalive) -> Void
+    ) async throws -> (context: AuthenticationContext, isTokens: Bool) {
         if let pinUvAuthParam {
             if pinUvAuthParam.isEmpty { try await selectForPinUvAuth(status: status) }
             let token = try verifyToken(
                 pinUvAuthParam, protocolNumber: protocolNumber, message: clientDataHash, permission: permission,
                 relyingPartyID: relyingPartyID)
-            if let context = spendToken(token) { return context }
+            if !spendsToken, token.isUserPresent(at: now()) { return (token.context, true) }
+            if let context = spendToken(token) { return (context, false) }
         }
-        return try await verifyOwner(for: relyingPartyID, reason: reason, status: status)
+        return (try await verifyOwner(for: relyingPartyID, reason: reason, status: status), false)
     }
 
     /// A zero-length pinUvAuthParam (§6.1.2 step 1): the client asks the

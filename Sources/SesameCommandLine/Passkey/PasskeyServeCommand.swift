@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
+import SesamePasskeys
+
+/// `sesame passkey serve`: the FIDO2 authenticator a browser talks to,
+/// wired from the library's parts (SPEC P): CTAPHID and CTAP2 from
+/// SesamePasskeys over a transport from SesameLinux, keys in the vault.
+struct PasskeyServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the FIDO2 authenticator: a virtual FIDO device through /dev/uhid, or 64-byte reports on --hid-socket.",
+        discussion: """
+            Runs in the foreground. Every request that uses a passkey asks the owner once, naming the website; \
+            a request for presence only asks too. New passkeys ask for a finger (--verification finger, the \
+            default where fprintd has an enrolled finger) or the login password (--verification password, the \
+            default where it has none).
+            """
+    )
+
+    @OptionGroup var options: VaultOptions
+
+    @Option(name: .customLong("hid-socket"), help: ArgumentHelp("Serve 64-byte HID reports on a Unix socket at this path instead of /dev/uhid.", valueName: "path"))
+    var hidSocket: String?
+
+    @Option(help: ArgumentHelp("How new passkeys verify the owner: finger or password.", valueName: "finger|password"))
+    var verification: String?
+
+    func validate() throws {
+        if let verification, !["finger", "password"].contains(verification) {
+            throw ValidationError("--verification is finger or password, not \(verification.escapingControlCharacters())")
+        }
+    }
+
+    func run() async throws {
+        try await reporting(json: false) {
+            #if os(Linux)
+            let environment = ProcessInfo.processInfo.environment
+            var machine = try options.machine()
+            if !options.noInteraction {
+                machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
+            }
+            let vault = try await options.open(machine)
+            let accessControl = try await newPasskeyAccessControl(machine.authenticators)
+            let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
+            let authenticator = CTAP2Authenticator(store: VaultPasskeyStore(vault: vault, accessControl: accessControl),
+                                                   aaguid: CTAP2Authenticator.sesameAAGUID) {
+                let context = AuthenticationContext(authenticators)
+                context.reuseDuration = TimeInterval(reuse)
+                context.interactionNotAllowed = noInteraction
+                return context
+            }
+            do {
+                if let hidSocket {
+                    let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
+                    StandardError.write("sesame passkey: serving CTAPHID reports on \(server.path)\n")
+                    try await server.serve { connection in
+                        await Self.serve(authenticator, reports: connection.reports, send: connection.send)
+                        connection.close()
+                    }
+                } else {
+                    let device = try UHIDDevice.open()
+                    StandardError.write("sesame passkey: the FIDO device \"\(UHIDDevice.defaultName)\" is ready for browsers\n")
+                    await Self.serve(authenticator, reports: device.reports, send: device.send)
+                    device.close()
+                }
+            } catch {
+                throw CommandFailure(status: .notAvailable, message: "\(error)")
+            }
+            #else
+            throw CommandFailure(status: .notAvailable, message: "sesame passkey serve runs on Linux; on Apple platforms passkeys belong to the system")
+            #endif
+        }
+    }
+
+    /// One HID device's life: reports in, CTAPHID's answers out.
+    private static func serve(
+        _ authenticator: CTAP2Authenticator, reports: AsyncStream<[UInt8]>, send: @escaping @Sendable ([UInt8]) -> Bool
+    ) async {
+        let device = CTAPHIDServer(handler: authenticator)
+        let answers = Task {
+            for await report in device.reports where !send(report) { break }
+        }
+        for await report in reports { await device.receive(report) }
+        await device.close()
+        answers.cancel()
+    }
+
+    /// The access control of new passkeys: the finger where the reader has
+    /// an enrolled one, else the login password (SPEC P1), or as
+    /// `--verification` says; a finger asked for where none can be read is
+    /// refused now, not at the first sign-in.
+    private func newPasskeyAccessControl(_ authenticators: Authenticators) async throws -> AccessControl {
+        let fingerWorks: Bool
+        do {
+            try await AuthenticationContext(authenticators).canEvaluate(.biometrics)
+            fingerWorks = true
+        } catch {
+            if verification == "finger" {
+                throw CommandFailure(status: .notAvailable, message: "--verification finger: \(error); use --verification password for the login password")
+            }
+            fingerWorks = false
+        }
+        switch verification {
+        case "password": return .devicePasscode
+        case "finger": return .biometryAny
+        default:
+            if !fingerWorks { StandardError.write("sesame passkey: no fingerprint reader with an enrolled finger; new passkeys ask for the login password\n") }
+            return fingerWorks ? .biometryAny : .devicePasscode
+        }
+    }
+}

@@ -1,0 +1,142 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import Testing
+
+/// `sesame passkey serve --hid-socket` judged by python-fido2 (PyPI `fido2`
+/// 2.x), an independent FIDO2 client and relying party: its `Fido2Client`
+/// speaks CTAPHID and CTAP2 over the socket's 64-byte reports, its
+/// `Fido2Server` verifies registrations and assertions. The owner verifies
+/// with the login password through `SSH_ASKPASS` and the real Linux-PAM
+/// (no reader here), as a machine without a fingerprint reader would.
+@Suite(
+    "sesame passkey serve: python-fido2 registers, signs in and derives PRF outputs over the HID socket",
+    .serialized,
+    .enabled(if: geteuid() == 0, "installs a PAM service under /etc/pam.d: run as root (CI does)"),
+    .enabled(if: PAMTestService.isPwdfileInstalled, "pam_pwdfile is not installed: apt-get install libpam-pwdfile"),
+    .enabled(if: Fido2Python.isInstalled, "python-fido2 2.x is not installed: pip install fido2 (CI does)")
+)
+struct PasskeyServeTests {
+
+    /// The python-fido2 driver beside this file.
+    static let client = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fido2_client.py").path
+
+    private struct Server {
+        let place: VaultHome
+        let process = Process()
+        let socket: String
+
+        init(place: VaultHome, pamService: String, password: String) async throws {
+            self.place = place
+            socket = place.file("run/passkey.sock")
+            let askpass = place.file("askpass")
+            try Data("#!/bin/sh\nprintf '%s\\n' '\(password)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
+            var environment = place.environment
+            environment["SSH_ASKPASS"] = askpass
+            process.executableURL = SesameBinary.url
+            process.arguments = ["passkey", "serve", "--hid-socket", socket, "--pam-service", pamService]
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            let log = place.file("serve.log")
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            try process.run()
+            for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) {
+                guard process.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(25))
+            }
+            try #require(FileManager.default.fileExists(atPath: socket), "passkey serve never listened: \(self.log)")
+        }
+
+        var log: String { (try? String(contentsOfFile: place.file("serve.log"), encoding: .utf8)) ?? "" }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+
+        /// Runs one scenario of the driver and returns its findings.
+        func run(_ scenario: String) async throws -> [String: Any] {
+            let result = try await SesameBinary.run([PasskeyServeTests.client, socket, scenario, place.file("credential.bin")],
+                                                    environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
+                                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+            try #require(result.status == 0, "fido2_client.py \(scenario) failed: \(result.stderr)\nserve: \(log)")
+            let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            return try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(result.stdout)")
+        }
+    }
+
+    @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls shows it and rm deletes it")
+    func registerAndSignIn() async throws {
+        let service = PAMTestService(password: "l0gin pass phrase")
+        defer { service.remove() }
+        try service.install()
+        let place = try VaultHome()
+        defer { place.remove() }
+        try await place.createVault()
+        let server = try await Server(place: place, pamService: service.name, password: "l0gin pass phrase")
+        defer { server.stop() }
+
+        let registered = try await server.run("register")
+        #expect(registered["registered"] as? Bool == true && registered["asserted"] as? Bool == true, "\(registered)")
+        #expect(registered["algorithm"] as? Int == -7)
+        // UP and UV (0x01 | 0x04) and attested credential data (0x40), with extensions (0x80).
+        #expect(((registered["flags"] as? Int) ?? 0) & 0x45 == 0x45, "\(registered)")
+        #expect((registered["assertion_counter"] as? Int ?? 0) > (registered["counter"] as? Int ?? 0))
+        #expect(registered["prf_enabled"] as? Bool == true)
+
+        let discoverable = try await server.run("discoverable")
+        #expect(discoverable["asserted"] as? Bool == true && discoverable["credential_id"] as? String == registered["credential_id"] as? String, "\(discoverable)")
+
+        let prf = try await server.run("prf")
+        let outputs = prf["outputs"] as? [String] ?? []
+        #expect(outputs.count == 3 && outputs[0] == outputs[2] && outputs[0] != outputs[1], "\(prf)")
+
+        let excluded = try await server.run("exclude")
+        #expect(excluded["registered"] as? Bool == false, "\(excluded)")
+
+        let listed = try await place.sesame(["passkey", "ls", "--json"])
+        let entries = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
+        #expect(entries.count == 1 && entries.first?["relyingParty"] as? String == "example.com" && entries.first?["userName"] as? String == "ada@example.com")
+        #expect(entries.first?["id"] as? String == registered["credential_id"] as? String)
+        let shortID = try #require(entries.first?["shortID"] as? String)
+        #expect(try await place.sesame(["passkey", "rm", shortID]).status == 0)
+        #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+    }
+
+    @Test("P1, P3: a wrong login password signs nothing: the registration ends in an error")
+    func wrongPassword() async throws {
+        let service = PAMTestService(password: "l0gin pass phrase")
+        defer { service.remove() }
+        try service.install()
+        let place = try VaultHome()
+        defer { place.remove() }
+        try await place.createVault()
+        let server = try await Server(place: place, pamService: service.name, password: "not my password")
+        defer { server.stop() }
+        let result = try await SesameBinary.run([Self.client, server.socket, "register", place.file("credential.bin")],
+                                                environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
+                                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        #expect(result.status != 0 && !FileManager.default.fileExists(atPath: place.file("credential.bin")), "\(result.stdout)")
+        #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+    }
+}
+
+/// Whether python-fido2 (PyPI `fido2` 2.x) is importable by the system's python3.
+enum Fido2Python {
+    static let isInstalled: Bool = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        probe.arguments = ["-c", "import fido2.client, fido2.server"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+}
+#endif
