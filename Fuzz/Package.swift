@@ -65,6 +65,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "Sesame", package: sesame), .product(name: "SesameSecretService", package: sesame)]
         ),
         .executableTarget(
+            name: "FuzzCTAPHID",
+            dependencies: ["FuzzSupport", .product(name: "SesamePasskeys", package: sesame)]
+        ),
+        .executableTarget(
             name: "FuzzCLI",
             dependencies: [
                 "FuzzSupport",

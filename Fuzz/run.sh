@@ -6,7 +6,8 @@
 # Targets: FuzzImport (Corpus/import), FuzzRecord (Corpus/record), FuzzCLI (Corpus/cli),
 #   FuzzKeyImport (Corpus/keys), FuzzAgent (Corpus/agent), FuzzReferences (Corpus/references),
 #   FuzzOTP (Corpus/otp), FuzzGitCredential (Corpus/gitcredential),
-#   FuzzSecretService (Corpus/secretservice, Linux: it links SesameLinux); pick with
+#   FuzzSecretService (Corpus/secretservice, Linux: it links SesameLinux),
+#   FuzzCTAPHID (Corpus/ctaphid), FuzzCTAP2 (Corpus/ctap2); pick with
 #   TARGETS="FuzzImport:import" Fuzz/run.sh 60
 # A crash leaves <Target>-crash-<sha1> in Fuzz/artifacts/; reproduce it with
 #   Fuzz/.build/debug/<Target> Fuzz/artifacts/<Target>-crash-<sha1>
@@ -15,7 +16,7 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 cd "$(dirname "$0")"
-targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli FuzzKeyImport:keys FuzzAgent:agent FuzzReferences:references FuzzOTP:otp FuzzGitCredential:gitcredential FuzzSecretService:secretservice FuzzCTAP2:ctap2})
+targets=(${TARGETS:-FuzzImport:import FuzzRecord:record FuzzCLI:cli FuzzKeyImport:keys FuzzAgent:agent FuzzReferences:references FuzzOTP:otp FuzzGitCredential:gitcredential FuzzSecretService:secretservice FuzzCTAPHID:ctaphid FuzzCTAP2:ctap2})
 for entry in "${targets[@]}"; do
     swift build --package-path . --scratch-path .build -c debug --product "${entry%%:*}" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
