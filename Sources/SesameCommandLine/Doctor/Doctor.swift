@@ -24,6 +24,7 @@ struct Doctor: Sendable {
         checks.append(await git())
         checks.append(await units())
         checks.append(prompts())
+        checks.append(await passkeys())
         return checks
     }
 

@@ -70,7 +70,7 @@ struct PasskeyServeTests {
         }
     }
 
-    @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls shows it and rm deletes it")
+    @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls and doctor show it and rm deletes it")
     func registerAndSignIn() async throws {
         let service = PAMTestService(password: "l0gin pass phrase")
         defer { service.remove() }
@@ -103,6 +103,9 @@ struct PasskeyServeTests {
         let entries = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
         #expect(entries.count == 1 && entries.first?["relyingParty"] as? String == "example.com" && entries.first?["userName"] as? String == "ada@example.com")
         #expect(entries.first?["id"] as? String == registered["credential_id"] as? String)
+        // sesame doctor counts them, and says whether browsers can see the device.
+        let doctor = try await place.sesame(["doctor", "--json"])
+        #expect(doctor.stdout.contains("\"check\" : \"passkeys\"") && doctor.stdout.contains("1 passkey in the vault"), "\(doctor.stdout)")
         let shortID = try #require(entries.first?["shortID"] as? String)
         #expect(try await place.sesame(["passkey", "rm", shortID]).status == 0)
         #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
