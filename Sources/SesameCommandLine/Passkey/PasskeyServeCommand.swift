@@ -58,13 +58,13 @@ struct PasskeyServeCommand: AsyncParsableCommand {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
                     StandardError.write("sesame passkey: serving CTAPHID reports on \(server.path)\n")
                     try await server.serve { connection in
-                        await Self.serve(authenticator, reports: connection.reports, send: connection.send)
+                        await CTAPHIDServer.serve(authenticator, reports: connection.reports, send: connection.send)
                         connection.close()
                     }
                 } else {
                     let device = try UHIDDevice.open()
                     StandardError.write("sesame passkey: the FIDO device \"\(UHIDDevice.defaultName)\" is ready for browsers\n")
-                    await Self.serve(authenticator, reports: device.reports, send: device.send)
+                    await CTAPHIDServer.serve(authenticator, reports: device.reports, send: device.send)
                     device.close()
                 }
             } catch {
@@ -74,19 +74,6 @@ struct PasskeyServeCommand: AsyncParsableCommand {
             throw CommandFailure(status: .notAvailable, message: "sesame passkey serve runs on Linux; on Apple platforms passkeys belong to the system")
             #endif
         }
-    }
-
-    /// One HID device's life: reports in, CTAPHID's answers out.
-    private static func serve(
-        _ authenticator: CTAP2Authenticator, reports: AsyncStream<[UInt8]>, send: @escaping @Sendable ([UInt8]) -> Bool
-    ) async {
-        let device = CTAPHIDServer(handler: authenticator)
-        let answers = Task {
-            for await report in device.reports where !send(report) { break }
-        }
-        for await report in reports { await device.receive(report) }
-        await device.close()
-        answers.cancel()
     }
 
     /// The access control of new passkeys: the finger where the reader has

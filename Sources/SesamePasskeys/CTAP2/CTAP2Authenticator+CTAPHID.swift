@@ -9,9 +9,16 @@ extension CTAP2Authenticator: CTAPHIDMessageHandler {
     ]
 
     public func cbor(_ request: [UInt8], channel: UInt32, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
-        await handle(request) { keepalive in
-            status(keepalive == .upNeeded ? .userPresenceNeeded : .processing)
+        let previous = lastRequest
+        let answer = Task {
+            await previous?.value
+            return await handle(request) { keepalive in
+                status(keepalive == .upNeeded ? .userPresenceNeeded : .processing)
+            }
         }
+        lastRequest = Task { _ = await answer.value }
+        // CANCEL cancels this call's task; the request runs in its own.
+        return await withTaskCancellationHandler { await answer.value } onCancel: { answer.cancel() }
     }
 
     /// A platform authenticator has no light to blink; the prompt that

@@ -44,6 +44,10 @@ public actor CTAP2Authenticator {
     /// What enumerateRPsGetNextRP and enumerateCredentialsGetNextCredential continue.
     /// (the subcommand that continues, the items left).
     var pendingEnumeration: (next: Int, items: [CBORValue])?
+    /// The request answered last, which the next one waits for: hosts on
+    /// several transports (socket connections) take turns, so one's prompt
+    /// never interleaves with another's token or getNextAssertion state.
+    var lastRequest: Task<Void, Never>?
 
     /// An authenticator over `store`.
     ///
