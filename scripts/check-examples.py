@@ -21,7 +21,7 @@ By default every documentation file with examples: README.md, then every
 docs/**/*.md, then every Sources/**/*.docc/**/*.md (each group sorted, so the
 order, and the ExampleNN names, are the same on every machine). The examples
 depend on the library products Sesame, SesameLinux, SesameSSH,
-SesameSecretsInUse, SesameTesting and SesameLinuxTesting, those of them that Package.swift
+SesameSecretsInUse, SesamePasskeys, SesameTesting and SesameLinuxTesting, those of them that Package.swift
 declares.
 """
 import glob
@@ -34,7 +34,7 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PRELUDES = os.path.join(ROOT, "scripts", "examples")
 MARKER = re.compile(r"<!--\s*example:\s*(.*?)\s*-->")
-PRODUCTS = ("Sesame", "SesameLinux", "SesameSSH", "SesameSecretsInUse", "SesameTesting", "SesameLinuxTesting")
+PRODUCTS = ("Sesame", "SesameLinux", "SesameSSH", "SesameSecretsInUse", "SesamePasskeys", "SesameTesting", "SesameLinuxTesting")
 
 
 def documentation_files():

@@ -1,3 +1,4 @@
+import Foundation
 #if os(Linux)
 import Glibc
 @testable import SesameLinux
@@ -108,6 +109,21 @@ struct UHIDEventTests {
         #expect(collections.count == 1 && collections[0].usage == 0x01 && collections[0].kind == 0x01, "one application collection of usage CTAPHID")
         #expect(inputs == [64] && outputs == [64])
         #expect(reportIDs == 0 && depth == 0)
+    }
+
+    @Test("P5: python-fido2's own parser, the one its Linux enumerator runs on a hidraw device's descriptor, finds a FIDO device with 64-byte reports",
+          .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs python3 with python-fido2 2.x"))
+    func descriptorAsPythonFido2ReadsIt() throws {
+        let hex = FIDOReportDescriptor.bytes.map { String(format: "%02x", $0) }.joined()
+        let parser = Process()
+        parser.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        parser.arguments = ["-c", "import sys; from fido2.hid.base import parse_report_descriptor as p; print(*p(bytes.fromhex(sys.argv[1])))", hex]
+        let output = Pipe()
+        parser.standardOutput = output
+        try parser.run()
+        parser.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(parser.terminationStatus == 0 && printed == "64 64\n", "python-fido2 (pip install fido2) read: \(printed)")
     }
 
     @Test("P5: opening a missing /dev/uhid fails with an error naming it and saying to load the module")
