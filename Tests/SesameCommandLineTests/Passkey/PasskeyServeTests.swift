@@ -72,60 +72,61 @@ struct PasskeyServeTests {
 
     @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls and doctor show it and rm deletes it")
     func registerAndSignIn() async throws {
-        let service = PAMTestService(password: "l0gin pass phrase")
-        defer { service.remove() }
-        try service.install()
-        let place = try VaultHome()
-        defer { place.remove() }
-        try await place.createVault()
-        let server = try await Server(place: place, pamService: service.name, password: "l0gin pass phrase")
-        defer { server.stop() }
+        try await withServer(askpassAnswer: "l0gin pass phrase") { server, place in
+            let registered = try await server.run("register")
+            #expect(registered["registered"] as? Bool == true && registered["asserted"] as? Bool == true, "\(registered)")
+            #expect(registered["algorithm"] as? Int == -7)
+            // UP and UV (0x01 | 0x04) and attested credential data (0x40), with extensions (0x80).
+            #expect(((registered["flags"] as? Int) ?? 0) & 0x45 == 0x45, "\(registered)")
+            #expect((registered["assertion_counter"] as? Int ?? 0) > (registered["counter"] as? Int ?? 0))
+            #expect(registered["prf_enabled"] as? Bool == true)
 
-        let registered = try await server.run("register")
-        #expect(registered["registered"] as? Bool == true && registered["asserted"] as? Bool == true, "\(registered)")
-        #expect(registered["algorithm"] as? Int == -7)
-        // UP and UV (0x01 | 0x04) and attested credential data (0x40), with extensions (0x80).
-        #expect(((registered["flags"] as? Int) ?? 0) & 0x45 == 0x45, "\(registered)")
-        #expect((registered["assertion_counter"] as? Int ?? 0) > (registered["counter"] as? Int ?? 0))
-        #expect(registered["prf_enabled"] as? Bool == true)
+            let discoverable = try await server.run("discoverable")
+            #expect(discoverable["asserted"] as? Bool == true && discoverable["credential_id"] as? String == registered["credential_id"] as? String, "\(discoverable)")
 
-        let discoverable = try await server.run("discoverable")
-        #expect(discoverable["asserted"] as? Bool == true && discoverable["credential_id"] as? String == registered["credential_id"] as? String, "\(discoverable)")
+            let prf = try await server.run("prf")
+            let outputs = prf["outputs"] as? [String] ?? []
+            #expect(outputs.count == 3 && outputs[0] == outputs[2] && outputs[0] != outputs[1], "\(prf)")
 
-        let prf = try await server.run("prf")
-        let outputs = prf["outputs"] as? [String] ?? []
-        #expect(outputs.count == 3 && outputs[0] == outputs[2] && outputs[0] != outputs[1], "\(prf)")
+            let excluded = try await server.run("exclude")
+            #expect(excluded["registered"] as? Bool == false, "\(excluded)")
 
-        let excluded = try await server.run("exclude")
-        #expect(excluded["registered"] as? Bool == false, "\(excluded)")
-
-        let listed = try await place.sesame(["passkey", "ls", "--json"])
-        let entries = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
-        #expect(entries.count == 1 && entries.first?["relyingParty"] as? String == "example.com" && entries.first?["userName"] as? String == "ada@example.com")
-        #expect(entries.first?["id"] as? String == registered["credential_id"] as? String)
-        // sesame doctor counts them, and says whether browsers can see the device.
-        let doctor = try await place.sesame(["doctor", "--json"])
-        #expect(doctor.stdout.contains("\"check\" : \"passkeys\"") && doctor.stdout.contains("1 passkey in the vault"), "\(doctor.stdout)")
-        let shortID = try #require(entries.first?["shortID"] as? String)
-        #expect(try await place.sesame(["passkey", "rm", shortID]).status == 0)
-        #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+            let listed = try await place.sesame(["passkey", "ls", "--json"])
+            let entries = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
+            #expect(entries.count == 1 && entries.first?["relyingParty"] as? String == "example.com" && entries.first?["userName"] as? String == "ada@example.com")
+            #expect(entries.first?["id"] as? String == registered["credential_id"] as? String)
+            // sesame doctor counts them, and says whether browsers can see the device.
+            let doctor = try await place.sesame(["doctor", "--json"])
+            #expect(doctor.stdout.contains("\"check\" : \"passkeys\"") && doctor.stdout.contains("1 passkey in the vault"), "\(doctor.stdout)")
+            let shortID = try #require(entries.first?["shortID"] as? String)
+            #expect(try await place.sesame(["passkey", "rm", shortID]).status == 0)
+            #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+        }
     }
 
     @Test("P1, P3: a wrong login password signs nothing: the registration ends in an error")
     func wrongPassword() async throws {
+        try await withServer(askpassAnswer: "not my password") { server, place in
+            let result = try await SesameBinary.run([Self.client, server.socket, "register", place.file("credential.bin")],
+                                                    environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
+                                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+            #expect(result.status != 0 && !FileManager.default.fileExists(atPath: place.file("credential.bin")), "\(result.stdout)")
+            #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+        }
+    }
+
+    /// A vault, a PAM service whose login password is "l0gin pass phrase",
+    /// and `passkey serve` on it whose SSH_ASKPASS answers `askpassAnswer`.
+    private func withServer(askpassAnswer: String, _ body: (Server, VaultHome) async throws -> Void) async throws {
         let service = PAMTestService(password: "l0gin pass phrase")
         defer { service.remove() }
         try service.install()
         let place = try VaultHome()
         defer { place.remove() }
         try await place.createVault()
-        let server = try await Server(place: place, pamService: service.name, password: "not my password")
+        let server = try await Server(place: place, pamService: service.name, password: askpassAnswer)
         defer { server.stop() }
-        let result = try await SesameBinary.run([Self.client, server.socket, "register", place.file("credential.bin")],
-                                                environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
-                                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
-        #expect(result.status != 0 && !FileManager.default.fileExists(atPath: place.file("credential.bin")), "\(result.stdout)")
-        #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
+        try await body(server, place)
     }
 }
 
