@@ -86,6 +86,19 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "PasskeyBenchmark",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Sesame", package: sesame),
+                .product(name: "SesameLinux", package: sesame),
+                .product(name: "SesamePasskeys", package: sesame),
+                .product(name: "SesameTesting", package: sesame),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/PasskeyBenchmark",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "KeyBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
