@@ -18,7 +18,7 @@ import Sesame
 /// "this device only": `export` leaves them out, since a key that could be
 /// exported would not be a key that never leaves the vault (SPEC D7).
 ///
-/// A credential id is a key handle (``Vault/keyHandle(service:name:binding:)``)
+/// A credential id is a key handle (`Vault.keyHandle(service:name:binding:)`)
 /// bound to the relying party id's SHA-256: only this vault can tell which
 /// key an id names, and an id given for another relying party names none.
 public struct VaultPasskeyStore: PasskeyStore {
