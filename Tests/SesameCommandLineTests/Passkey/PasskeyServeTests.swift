@@ -70,7 +70,7 @@ struct PasskeyServeTests {
         }
     }
 
-    @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls and doctor show it and rm deletes it")
+    @Test("P1, P4: Fido2Client registers a discoverable ES256 credential and Fido2Server verifies it and an assertion; the counter goes up; passkey ls and doctor show it, export leaves it behind, and rm deletes it")
     func registerAndSignIn() async throws {
         try await withServer(askpassAnswer: "l0gin pass phrase") { server, place in
             let registered = try await server.run("register")
@@ -95,6 +95,21 @@ struct PasskeyServeTests {
             let entries = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
             #expect(entries.count == 1 && entries.first?["relyingParty"] as? String == "example.com" && entries.first?["userName"] as? String == "ada@example.com")
             #expect(entries.first?["id"] as? String == registered["credential_id"] as? String)
+            // SPEC D7: export leaves passkeys behind (their keys never leave the vault); an ordinary item goes.
+            try await place.put("note", Data("travels".utf8))
+            let backup = place.file("backup.sesame")
+            let exported = try await place.sesame(["export", backup, "--passphrase-fd", "3", "--no-interaction"], secret: "long export passphrase")
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let elsewhere = try VaultHome()
+            defer { elsewhere.remove() }
+            try await elsewhere.createVault()
+            let imported = try await elsewhere.sesame(["import", backup, "--passphrase-fd", "3", "--no-interaction"], secret: "long export passphrase")
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(try await elsewhere.sesame(["get", "note"]).stdout == "travels")
+            #expect(try await elsewhere.sesame(["passkey", "ls"]).stdout.isEmpty)
+            #expect(try await elsewhere.sesame(["ls", "--service", "passkeys"]).stdout.isEmpty)
+            #expect(try await elsewhere.sesame(["key", "ls"]).stdout.isEmpty)
+
             // sesame doctor counts them, and says whether browsers can see the device.
             let doctor = try await place.sesame(["doctor", "--json"])
             #expect(doctor.stdout.contains("\"check\" : \"passkeys\"") && doctor.stdout.contains("1 passkey in the vault"), "\(doctor.stdout)")
