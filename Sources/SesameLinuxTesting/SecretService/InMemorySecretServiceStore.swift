@@ -49,6 +49,13 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     public private(set) var cancellations = 0
     /// The callers ``secret(of:for:)`` served, in order.
     public private(set) var readers: [SecretServiceCaller] = []
+    /// The callers ``callerLeft(_:)`` was told of, in order.
+    public private(set) var callersLeft: [SecretServiceCaller] = []
+    /// How many ``authenticate(_:reason:for:)`` calls have not returned.
+    public private(set) var runningAuthentications = 0
+    /// How many ``item(_:)`` calls wait for ``releaseItemLookups()``.
+    public var heldItemLookups: Int { heldLookups?.count ?? 0 }
+    private var heldLookups: [CheckedContinuation<Void, Never>]?
 
     public init() {
         collectionList = [SecretServiceCollectionProperties(id: "login", label: "Login", created: 1_700_000_000, modified: 1_700_000_000)]
@@ -59,6 +66,19 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
 
     /// - Parameter outcome: What ``authenticate(_:reason:for:)`` does from now on.
     public func setAuthenticateOutcome(_ outcome: AuthenticateOutcome) { authenticateOutcome = outcome }
+
+    /// Makes ``item(_:)`` wait until ``releaseItemLookups()``, so a test can
+    /// act while the server is suspended in a lookup.
+    public func holdItemLookups() {
+        if heldLookups == nil { heldLookups = [] }
+    }
+
+    /// Lets every held ``item(_:)`` call, and those after it, go on.
+    public func releaseItemLookups() {
+        let held = heldLookups ?? []
+        heldLookups = nil
+        for lookup in held { lookup.resume() }
+    }
 
     /// Makes an existing item need authentication (and locks it).
     /// - Parameter item: Which.
@@ -118,6 +138,9 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     }
 
     public func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties {
+        if heldLookups != nil {
+            await withCheckedContinuation { heldLookups?.append($0) }
+        }
         guard let entry = entries[item] else { throw SecretServiceStoreError.noSuchItem(item) }
         return entry.item
     }
@@ -179,6 +202,8 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
 
     public func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
         reasons.append(reason)
+        runningAuthentications += 1
+        defer { runningAuthentications -= 1 }
         switch authenticateOutcome {
         case .succeed:
             for item in items where entries[item] != nil { entries[item]?.openFor.insert(caller.busName) }
@@ -205,6 +230,7 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
     }
 
     public func callerLeft(_ caller: SecretServiceCaller) async {
+        callersLeft.append(caller)
         for item in entries.keys { entries[item]?.openFor.remove(caller.busName) }
     }
 

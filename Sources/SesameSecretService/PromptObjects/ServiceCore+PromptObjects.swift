@@ -89,6 +89,14 @@ extension ServiceCore {
             return
         }
         let reason = await promptReason(prompt)
+        // Reading the labels suspended this actor: the client may have left
+        // (its prompt is gone) or dismissed meanwhile. Neither may reach the owner.
+        guard let current = promptObjects[number] else { return }
+        if current.dismissed {
+            promptObjects[number] = nil
+            complete(number, owner: prompt.owner, dismissed: true, unlocked: [])
+            return
+        }
         let store = self.store
         let items = prompt.items
         // The opening is the prompt's client's alone (SPEC D10).

@@ -11,6 +11,12 @@ import Testing
 struct PromptObjectTests {
     /// Creates an item (locked when the store says so) and prints each step.
     static let flow = PythonClient.prelude + """
+        import os, time
+        def wait_for(path):
+            for _ in range(2000):
+                if os.path.exists(path): return
+                time.sleep(0.01)
+            sys.exit('nobody made ' + path)
         mode = sys.argv[1]
         _, session = svc('OpenSession', 'sv', ('plain', ('s', '')))
         item, _ = call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
@@ -29,6 +35,7 @@ struct PromptObjectTests {
             if mode == 'dismiss':
                 print('dismiss reply', call(prompt, 'org.freedesktop.Secret.Prompt', 'Dismiss'))
             if mode == 'leave':
+                wait_for(sys.argv[2])
                 print('leaving'); sys.stdout.flush(); conn.close(); sys.exit(0)
             signal = conn.recv_until_filtered(signals, timeout=10)
             print('completed', signal.body)
@@ -93,14 +100,85 @@ struct PromptObjectTests {
         await store.setNewItemsNeedAuthentication(true)
         await store.setAuthenticateOutcome(.waitForCancellation)
         try await SecretServiceFixture.with(store) { fixture in
-            let result = try await fixture.python(Self.flow, ["leave"])
+            // The client leaves only once the owner is being asked, so the leave meets a running authentication.
+            let leave = "\(fixture.bus.directory)/leave"
+            async let run = fixture.python(Self.flow, ["leave", leave])
+            try await Self.poll { await store.runningAuthentications == 1 }
+            FileManager.default.createFile(atPath: leave, contents: nil)
+            let result = try await run
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("leaving"), "\(result.output)")
-            for _ in 0..<500 where await store.cancellations == 0 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(await store.cancellations == 1)
+            try await Self.poll { await store.cancellations == 1 }
+            #expect(await store.runningAuthentications == 0)
         }
+    }
+
+    @Test("SPEC D10: a client that leaves while its prompt is being prepared never reaches the owner; one that dismisses then completes dismissed")
+    func leaveOrDismissBeforeTheAuthenticationBegins() async throws {
+        for mode in ["leave", "dismiss"] {
+            let store = InMemorySecretServiceStore()
+            await store.setNewItemsNeedAuthentication(true)
+            await store.setAuthenticateOutcome(.waitForCancellation)
+            try await SecretServiceFixture.with(store) { fixture in
+                let ready = "\(fixture.bus.directory)/ready", go = "\(fixture.bus.directory)/go"
+                async let run = fixture.python(PythonClient.prelude + """
+                    import os, time
+                    def wait_for(path):
+                        for _ in range(2000):
+                            if os.path.exists(path): return
+                            time.sleep(0.01)
+                        sys.exit('nobody made ' + path)
+                    _, session = svc('OpenSession', 'sv', ('plain', ('s', '')))
+                    item, _ = call(ROOT + '/aliases/default', 'org.freedesktop.Secret.Collection', 'CreateItem', 'a{sv}(oayays)b',
+                        ({}, (session, b'', b'v', 'text/plain'), False))
+                    _, prompt = svc('Unlock', 'ao', ([item],))
+                    open(sys.argv[2], 'w').close()
+                    wait_for(sys.argv[3])
+                    rule = MatchRule(type='signal', interface='org.freedesktop.Secret.Prompt', member='Completed', path=prompt)
+                    Proxy(message_bus, conn).AddMatch(rule)
+                    with conn.filter(rule) as signals:
+                        print('prompt reply', call(prompt, 'org.freedesktop.Secret.Prompt', 'Prompt', 's', ('',)))
+                        if sys.argv[1] == 'leave':
+                            print('leaving'); sys.stdout.flush(); conn.close(); sys.exit(0)
+                        print('dismiss reply', call(prompt, 'org.freedesktop.Secret.Prompt', 'Dismiss'))
+                        print('completed', conn.recv_until_filtered(signals, timeout=20).body)
+                    """, [mode, ready, go])
+                try await Self.poll { FileManager.default.fileExists(atPath: ready) }
+                // The server reads the items' labels for the prompt's reason; held there, the client acts.
+                await store.holdItemLookups()
+                FileManager.default.createFile(atPath: go, contents: nil)
+                try await Self.poll { await store.heldItemLookups == 1 }
+                if mode == "leave" {
+                    let result = try await run
+                    #expect(result.output.contains("leaving"), "\(result.output)")
+                    try await Self.poll { await !store.callersLeft.isEmpty }
+                    await store.releaseItemLookups()
+                    try await Self.poll { await store.heldItemLookups == 0 }
+                    // What would start the authentication runs on the server's actor right after the lookup.
+                    try await Task.sleep(for: .seconds(1))
+                } else {
+                    // Dismiss is answered while the lookup is held; Completed must wait for it.
+                    try await Task.sleep(for: .seconds(1))
+                    await store.releaseItemLookups()
+                    let result = try await run
+                    #expect(result.status == 0, "\(result.output)")
+                    #expect(result.output.contains("dismiss reply ()"), "\(result.output)")
+                    #expect(result.output.contains("completed (True, ('ao', []))"), "\(result.output)")
+                }
+                #expect(await store.reasons.isEmpty, "\(mode): the owner must not be asked for a client that \(mode == "leave" ? "left" : "dismissed")")
+                #expect(await store.runningAuthentications == 0)
+            }
+        }
+    }
+
+    /// Waits up to 20 s for `condition`; a test that needs it fails when it never holds.
+    static func poll(_ condition: () async -> Bool) async throws {
+        for _ in 0..<2000 {
+            if await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the condition never held")
+        throw CancellationError()
     }
 
     @Test("SPEC D10: a prompt answers only the client it was made for")
