@@ -104,7 +104,7 @@ struct PromptObjectTests {
             let leave = "\(fixture.bus.directory)/leave"
             async let run = fixture.python(Self.flow, ["leave", leave])
             try await Self.poll { await store.runningAuthentications == 1 }
-            FileManager.default.createFile(atPath: leave, contents: nil)
+            _ = FileManager.default.createFile(atPath: leave, contents: nil)
             let result = try await run
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("leaving"), "\(result.output)")
@@ -146,7 +146,7 @@ struct PromptObjectTests {
                 try await Self.poll { FileManager.default.fileExists(atPath: ready) }
                 // The server reads the items' labels for the prompt's reason; held there, the client acts.
                 await store.holdItemLookups()
-                FileManager.default.createFile(atPath: go, contents: nil)
+                _ = FileManager.default.createFile(atPath: go, contents: nil)
                 try await Self.poll { await store.heldItemLookups == 1 }
                 if mode == "leave" {
                     let result = try await run
