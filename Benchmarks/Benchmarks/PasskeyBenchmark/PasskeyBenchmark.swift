@@ -107,11 +107,10 @@ struct FilePasskeyStore: PasskeyStore {
         ids.contains(credential.id) ? [credential] : []
     }
     func discoverableCredentials(relyingPartyID: String?) async throws -> [PasskeyCredential] { [] }
-    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
-        -> (signature: [UInt8], signatureCount: UInt32)
-    {
+    func nextSignatureCount(of credential: PasskeyCredential) async throws -> UInt32 { credential.signatureCount + 1 }
+    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
         let key = try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOfFile: file, encoding: .utf8))
-        return (Array(try key.signature(for: data).derRepresentation), credential.signatureCount + 1)
+        return Array(try key.signature(for: data).derRepresentation)
     }
     func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] { [] }
     func delete(_ credential: PasskeyCredential) async throws {}

@@ -43,10 +43,10 @@ struct FuzzPasskeyStore: PasskeyStore {
         relyingPartyID == nil || relyingPartyID == "example.com" ? [Self.stored, Self.stored] : []
     }
 
-    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
-        -> (signature: [UInt8], signatureCount: UInt32)
-    {
-        (Array(try Self.key.signature(for: data).derRepresentation), credential.signatureCount + 1)
+    func nextSignatureCount(of credential: PasskeyCredential) async throws -> UInt32 { credential.signatureCount + 1 }
+
+    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
+        Array(try Self.key.signature(for: data).derRepresentation)
     }
 
     func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] {

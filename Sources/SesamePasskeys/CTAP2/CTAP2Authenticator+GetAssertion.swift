@@ -107,16 +107,14 @@ extension CTAP2Authenticator {
             guard credRandom.count == 32 else { throw CTAP2Status.other }
             outputs["hmac-secret"] = .bytes(try hmacSecret.output(credRandom: credRandom))
         }
-        // The signed data names the counter the signature makes (PasskeyStore.sign advances it by one);
-        // a store that answers a lower one would let a counter repeat (SPEC P4), so that is an error.
-        let counter: UInt32 = credential.signatureCount == .max ? .max : credential.signatureCount + 1
+        // The counter is taken before signing: what the lookup read may already be another process's (SPEC P4).
+        let counter = try await store.nextSignatureCount(of: credential)
+        guard counter > credential.signatureCount else { throw CTAP2Status.other }
         let authenticatorData = try AuthenticatorData(
             relyingPartyID: relyingPartyID, flags: AuthenticatorData.userPresent | AuthenticatorData.userVerified,
             signatureCount: counter, attested: nil, extensions: outputs
         ).encoded()
-        let (signature, signatureCount) = try await store.sign(
-            authenticatorData + clientDataHash, with: credential, reason: reason, context: context)
-        guard signatureCount >= counter else { throw CTAP2Status.other }
+        let signature = try await store.sign(authenticatorData + clientDataHash, with: credential, reason: reason, context: context)
         var user: [CBORValue: CBORValue] = ["id": .bytes(credential.creation.userHandle)]
         if userDetails {  // §6.2.2: names only after user verification, when the person picks among several
             if let name = credential.creation.userName { user["name"] = .text(name) }

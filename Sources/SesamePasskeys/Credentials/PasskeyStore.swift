@@ -31,11 +31,17 @@ public protocol PasskeyStore: Sendable {
     /// newest first. Never prompts.
     func discoverableCredentials(relyingPartyID: String?) async throws -> [PasskeyCredential]
 
-    /// Signs `data` (authenticator data ‖ client data hash) with the
-    /// credential's key and advances its counter; returns the signature
-    /// (ES256: DER; EdDSA: raw) and the new counter value.
-    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
-        -> (signature: [UInt8], signatureCount: UInt32)
+    /// Advances the credential's signature counter and returns the value
+    /// the next signature carries. It is taken before the data is signed,
+    /// so signatures made at once (several processes, several hosts) never
+    /// carry the same value, and each is higher than the last (SPEC P4).
+    /// Never prompts.
+    func nextSignatureCount(of credential: PasskeyCredential) async throws -> UInt32
+
+    /// Signs `data` (authenticator data ‖ client data hash, whose counter
+    /// ``nextSignatureCount(of:)`` gave) with the credential's key; returns
+    /// the signature (ES256: DER; EdDSA: raw).
+    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8]
 
     /// The credential's 32-byte `hmac-secret` key (CTAP 2.1 §12.5's
     /// CredRandom): one for requests with user verification, another

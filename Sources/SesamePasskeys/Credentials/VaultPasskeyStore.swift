@@ -94,13 +94,14 @@ public struct VaultPasskeyStore: PasskeyStore {
         return found.sorted { $0.created > $1.created }
     }
 
-    public func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
-        -> (signature: [UInt8], signatureCount: UInt32)
-    {
+    public func nextSignatureCount(of credential: PasskeyCredential) async throws -> UInt32 {
+        try await advanceSignatureCount(Self.name(of: credential, in: vault))
+    }
+
+    public func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
         let name = try Self.name(of: credential, in: vault)
         let encoding: SignatureEncoding = credential.creation.algorithm == .es256 ? .der : .raw
-        let signature = try await vault.sign(data, withKey: name, service: Self.service, encoding: encoding, operationPrompt: reason, context: context)
-        return (signature, try await advanceSignatureCount(name))
+        return try await vault.sign(data, withKey: name, service: Self.service, encoding: encoding, operationPrompt: reason, context: context)
     }
 
     public func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
@@ -151,13 +152,16 @@ public struct VaultPasskeyStore: PasskeyStore {
     }
 
     /// Advances the credential's counter by one and returns it (SPEC P4: it
-    /// never goes back). Another process signing at the same moment makes
-    /// the compare-and-swap fail; it is read again, never overwritten.
+    /// never goes back, and no two signatures share a value). Another process
+    /// taking a value at the same moment makes the compare-and-swap fail; it
+    /// is read again, never overwritten.
     private func advanceSignatureCount(_ name: String) async throws -> UInt32 {
-        for _ in 0..<8 {
+        for _ in 0..<64 {
             if let count = try await advanceSignatureCountOnce(name) { return count }
+            // Another process won this round; a short random pause keeps the losers from meeting again.
+            try await Task.sleep(for: .microseconds(Int.random(in: 100...2_000)))
         }
-        throw VaultError(.ioError, "The counter of passkey \(name) kept changing under other processes; nothing was signed for the relying party")
+        throw VaultError(.ioError, "The counter of passkey \(name) kept changing under other processes; nothing was signed")
     }
 
     /// One compare-and-swap of the counter; `nil` when another process

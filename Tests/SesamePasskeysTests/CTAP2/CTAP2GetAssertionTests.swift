@@ -43,6 +43,22 @@ struct CTAP2GetAssertionTests {
         #expect(try await harness.send(0x08).status == 0x30)
     }
 
+    @Test("P4: the signed counter is taken when signing, so a value another process took after the lookup is never repeated")
+    func counterTakenWhenSigning() async throws {
+        let harness = CTAP2Harness()
+        let id = try await harness.makeCredential(CTAP2Harness.makeCredential(rk: false)).id
+        await harness.store.setAnotherProcessSignsAfterLookup()
+        var counters: [UInt32] = []
+        for _ in 0..<2 {
+            let (status, response) = try await harness.send(0x02, Self.getAssertion(allowList: [id]))
+            try #require(status == 0)
+            let authData = try #require(response?[2]?.bytesValue)
+            counters.append(authData[33..<37].reduce(0) { $0 << 8 | UInt32($1) })
+        }
+        // Each lookup let the other process take one value first: 1 and 3 were its, 2 and 4 are ours.
+        #expect(counters == [2, 4])
+    }
+
     @Test("P2: no credential answers NO_CREDENTIALS, but only after the owner acted")
     func none() async throws {
         let harness = CTAP2Harness()

@@ -42,12 +42,11 @@ struct VaultPasskeyStoreTests {
         let before = machine.presenter.prompts.count
         try await store.verifyOwner(for: "example.com", reason: "Sign in to example.com", context: context)
         let data = Array("authenticator data and client data hash".utf8)
-        let (signature, count) = try await store.sign(data, with: credential, reason: "Sign in to example.com", context: context)
+        let signature = try await store.sign(data, with: credential, reason: "Sign in to example.com", context: context)
         let uv = try await store.hmacSecret(of: credential, userVerified: true, reason: "Sign in to example.com", context: context)
         let noUV = try await store.hmacSecret(of: credential, userVerified: false, reason: "Sign in to example.com", context: context)
         #expect(machine.presenter.prompts.count == before + 1)
         #expect(machine.presenter.prompts.last?.reason == "Sign in to example.com")
-        #expect(count == 1)
         #expect(uv.count == 32 && noUV.count == 32 && uv != noUV)
         switch algorithm {
         case .es256:
@@ -79,12 +78,27 @@ struct VaultPasskeyStoreTests {
         // Not discoverable: never listed by relying party alone.
         #expect(try await store.discoverableCredentials(relyingPartyID: "example.com").isEmpty)
         for expected in 1...3 {
-            machine.sensor.present(.match)
-            let (_, count) = try await store.sign([UInt8(expected)], with: credential, reason: "Sign in", context: machine.context())
-            #expect(count == UInt32(expected))
+            #expect(try await store.nextSignatureCount(of: credential) == UInt32(expected))
         }
         let reopened = VaultPasskeyStore(vault: try await Vault.open(at: directory.path + "/vault.sqlite", unlock: .device(), authenticators: machine.authenticators))
         #expect(try await reopened.credentials(relyingPartyID: "example.com", ids: [credential.id]).first?.signatureCount == 3)
+    }
+
+    @Test("SPEC P4: eight stores on one vault file, as eight processes, taking counters at once: every value once, in one run from 1")
+    func countersTakenAtOnce() async throws {
+        let credential = try await make(creation())
+        var stores: [VaultPasskeyStore] = []
+        for _ in 0..<8 {
+            stores.append(VaultPasskeyStore(vault: try await Vault.open(at: directory.path + "/vault.sqlite", unlock: .device(), authenticators: machine.authenticators)))
+        }
+        let counts = try await withThrowingTaskGroup(of: [UInt32].self) { group in
+            for store in stores {
+                group.addTask { var taken: [UInt32] = []; for _ in 0..<4 { taken.append(try await store.nextSignatureCount(of: credential)) }; return taken }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(counts.sorted() == Array(1...32))
+        #expect(try await store.credentials(relyingPartyID: "example.com", ids: [credential.id]).first?.signatureCount == 32)
     }
 
     @Test("SPEC P1: discoverable credentials are listed per relying party, newest first, with what was stored; delete removes key and items")

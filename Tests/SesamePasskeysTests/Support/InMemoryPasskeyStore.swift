@@ -30,7 +30,13 @@ actor InMemoryPasskeyStore: PasskeyStore {
     /// person who never answers; CTAPHID CANCEL ends it).
     var waitsForCancel = false
 
+    /// When set, every lookup is followed at once by another process
+    /// taking the credential's next counter value, as a second
+    /// `passkey serve` on the same vault would.
+    var anotherProcessSignsAfterLookup = false
+
     func setFailure(_ error: (any Error)?) { failure = error }
+    func setAnotherProcessSignsAfterLookup() { anotherProcessSignsAfterLookup = true }
     func setWaitsForCancel() { waitsForCancel = true }
 
     /// The stored credentials, newest first.
@@ -72,19 +78,20 @@ actor InMemoryPasskeyStore: PasskeyStore {
     }
 
     func credentials(relyingPartyID: String, ids: [[UInt8]]) async throws -> [PasskeyCredential] {
-        ids.compactMap { id in
+        let found = ids.compactMap { id in
             entries.first { $0.credential.id == id && $0.credential.creation.relyingPartyID == relyingPartyID }?.credential
         }
+        if anotherProcessSignsAfterLookup {
+            for credential in found { _ = try await nextSignatureCount(of: credential) }
+        }
+        return found
     }
 
     func discoverableCredentials(relyingPartyID: String?) async throws -> [PasskeyCredential] {
         all.filter { $0.creation.isDiscoverable && (relyingPartyID == nil || $0.creation.relyingPartyID == relyingPartyID) }
     }
 
-    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws
-        -> (signature: [UInt8], signatureCount: UInt32)
-    {
-        try await use(context, reason: reason)
+    func nextSignatureCount(of credential: PasskeyCredential) async throws -> UInt32 {
         guard let index = entries.firstIndex(where: { $0.credential.id == credential.id }) else {
             throw VaultError(.itemNotFound, "no such passkey")
         }
@@ -92,9 +99,17 @@ actor InMemoryPasskeyStore: PasskeyStore {
         let count = old.signatureCount + 1
         entries[index].credential = PasskeyCredential(
             id: old.id, creation: old.creation, publicKey: old.publicKey, created: old.created, signatureCount: count)
-        switch entries[index].key {
-        case .p256(let key): return (Array(try key.signature(for: data).derRepresentation), count)
-        case .ed25519(let key): return (Array(try key.signature(for: data)), count)
+        return count
+    }
+
+    func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
+        try await use(context, reason: reason)
+        guard let entry = entries.first(where: { $0.credential.id == credential.id }) else {
+            throw VaultError(.itemNotFound, "no such passkey")
+        }
+        switch entry.key {
+        case .p256(let key): return Array(try key.signature(for: data).derRepresentation)
+        case .ed25519(let key): return Array(try key.signature(for: data))
         }
     }
 
