@@ -9,6 +9,8 @@
 #      gnome-keyring, and reads the copied items;
 #   3. git credential approve/fill through `sesame setup git`;
 #   4. two shells that each eval `sesame ssh-agent --print-env` get one agent;
+#      `sesame setup passkey` refuses, saying why, where /dev/uhid is not
+#      the user's (as in CI);
 #   5. `sesame doctor --json` says all that, and reports a broken helper
 #      (not on PATH) and a killed agent with their fixes;
 #   6. after `sesame setup secret-service --undo` the next bus activates
@@ -109,6 +111,19 @@ second=$(bash -c 'eval "$(sesame ssh-agent --print-env)"; echo "$SSH_AUTH_SOCK $
 [ "$first" = "$second" ] && [ -n "${first#* }" ] || fail "two shells got '$first' and '$second'"
 export SSH_AUTH_SOCK=${first% *} SSH_AGENT_PID=${first#* }
 ssh-add -L | grep -q '^ssh-ed25519 ' || fail "ssh-add -L through the shared agent"
+
+step "4b. setup passkey sets up the FIDO device, or refuses naming what stops it and records nothing"
+if [ -w /dev/uhid ]; then
+    printed=$($sesame setup passkey)
+    case "$printed" in *"passkey: "*) ;; *) fail "setup passkey printed no step: $printed" ;; esac
+    $sesame setup passkey --undo
+else
+    status=0
+    $sesame setup passkey 2>"$HOME/passkey-setup.err" || status=$?
+    [ "$status" = 7 ] || fail "setup passkey without /dev/uhid exited $status: $(cat "$HOME/passkey-setup.err")"
+    grep -q '/dev/uhid.*fix: ' "$HOME/passkey-setup.err" || fail "setup passkey did not say what stops it: $(cat "$HOME/passkey-setup.err")"
+    [ ! -e "$HOME/.local/state/sesame/setup/passkey.json" ] || fail "setup passkey recorded a role it refused"
+fi
 
 step "5. sesame doctor --json: every role works; then a broken helper and a killed agent, each with its fix"
 for check in secret-service ssh-agent git vault; do

@@ -42,7 +42,8 @@ trap cleanup EXIT
 # The units, as systemd's user manager would load them (%t needs a runtime folder).
 runtime=$(mktemp -d)
 XDG_RUNTIME_DIR=$runtime systemd-analyze verify --user /usr/lib/systemd/user/sesame-secret-service.service \
-    /usr/lib/systemd/user/sesame-ssh-agent.socket /usr/lib/systemd/user/sesame-ssh-agent.service
+    /usr/lib/systemd/user/sesame-ssh-agent.socket /usr/lib/systemd/user/sesame-ssh-agent.service \
+    /usr/lib/systemd/user/sesame-passkey.service
 rm -rf "$runtime"
 
 # A new account: its home as Debian's useradd makes it.

@@ -71,7 +71,7 @@ else
 fi
 sesame_share=$prefix/share/sesame
 dbus_dir=$sesame_share/dbus-1/services
-units="sesame-secret-service.service sesame-ssh-agent.service sesame-ssh-agent.socket"
+units="sesame-secret-service.service sesame-ssh-agent.service sesame-ssh-agent.socket sesame-passkey.service"
 dbus_file=org.freedesktop.secrets.service
 
 # Every installed file, as PREFIX paths (DESTDIR is added when used).

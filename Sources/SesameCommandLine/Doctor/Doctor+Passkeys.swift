@@ -8,12 +8,13 @@ import SesamePasskeys
 
 extension Doctor {
     /// Passkeys: how many the vault holds, and whether `sesame passkey
-    /// serve` can appear to browsers (`/dev/uhid` writable by this user).
-    /// Opens the vault by its device key only, so it never prompts; not a
-    /// role `setup` takes over, so it never fails the run.
+    /// serve` can appear to browsers (`/dev/uhid` writable by this user)
+    /// and, once `setup passkey` ran, whether its unit runs. Opens the vault
+    /// by its device key only, so it never prompts. Fails the run only when
+    /// the role was set up.
     func passkeys() async -> DoctorCheck {
         #if os(Linux)
-        var facts: [String: String] = [:]
+        var facts: [String: String] = ["device": UHIDDevice.defaultPath]
         var count: String = "the vault opens only with its passcode: `sesame passkey ls` counts them"
         if let machine = try? LinuxMachine.command(pamService: pamService),
            let vault = try? await machine.openVault(at: vaultPath, unlock: .device()),
@@ -21,17 +22,20 @@ extension Doctor {
             count = "\(stored.count) passkey\(stored.count == 1 ? "" : "s") in the vault"
             facts["count"] = String(stored.count)
         }
-        let device = UHIDDevice.defaultPath
-        facts["device"] = device
-        if access(device, W_OK) == 0 {
-            return DoctorCheck("passkeys", .ok, "\(count); \(device) is yours to open, so `sesame passkey serve` can appear to browsers", facts: facts)
+        if let problem = PasskeyDeviceAccess.problem() {
+            return DoctorCheck("passkeys", setUp.contains(.passkey) ? .failed : .warning,
+                               "\(count); \(problem.detail), so `sesame passkey serve` can only serve --hid-socket", fix: problem.fix, facts: facts)
         }
-        let exists = access(device, F_OK) == 0
-        let fix = exists
-            ? "install the Debian package (its udev rule gives the seat's user /dev/uhid), or copy contrib/udev/70-sesame-uhid.rules to /etc/udev/rules.d/ and run sudo udevadm trigger"
-            : "sudo modprobe uhid"
-        return DoctorCheck("passkeys", .warning, "\(count); \(device) \(exists ? "is not writable by you" : "does not exist"), so `sesame passkey serve` can only serve --hid-socket",
-                           fix: fix, facts: facts)
+        let ready = "\(count); \(UHIDDevice.defaultPath) is yours to open, so `sesame passkey serve` can appear to browsers"
+        guard setUp.contains(.passkey), HostTool.hasUserManager(environment: environment),
+              installedUnit(PasskeySetup.unit) != nil else { return DoctorCheck("passkeys", .ok, ready, facts: facts) }
+        let active = (try? await HostTool.run("systemctl", ["--user", "is-active", PasskeySetup.unit], environment: environment))?.output
+        facts["unit"] = active
+        guard active == "active" else {
+            return DoctorCheck("passkeys", .failed, "\(ready); but \(PasskeySetup.unit) is \(active ?? "unknown"), so no browser sees it",
+                               fix: "systemctl --user start \(PasskeySetup.unit); journalctl --user -u \(PasskeySetup.unit) says why it stopped", facts: facts)
+        }
+        return DoctorCheck("passkeys", .ok, "\(ready); \(PasskeySetup.unit) runs", facts: facts)
         #else
         return DoctorCheck("passkeys", .warning, "passkeys are served on Linux only")
         #endif

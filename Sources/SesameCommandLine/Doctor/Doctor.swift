@@ -167,12 +167,10 @@ struct Doctor: Sendable {
 
     // MARK: What the roles stand on
 
-    private func installedUnit(_ name: String) -> String? {
-        directories.userUnitDirectories.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
-    }
+    func installedUnit(_ name: String) -> String? { directories.installedUnit(name) }
 
     private func units() async -> DoctorCheck {
-        let names = ["sesame-secret-service.service", "sesame-ssh-agent.socket", "sesame-ssh-agent.service"]
+        let names = ["sesame-secret-service.service", "sesame-ssh-agent.socket", "sesame-ssh-agent.service", PasskeySetup.unit]
         let missing = names.filter { installedUnit($0) == nil }
         guard missing.isEmpty else {
             return DoctorCheck("units", .warning, "not installed: \(missing.joined(separator: ", "))",

@@ -8,18 +8,19 @@ struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
         _superCommandName: SesameCommand.name,
-        abstract: "Make Sesame this user's Secret Service, SSH agent and git credential helper (or undo it).",
+        abstract: "Make Sesame this user's Secret Service, SSH agent, git credential helper or passkey device (or undo it).",
         discussion: """
             Roles: secret-service (copies the items of the provider that answers now, makes the session bus start \
             Sesame for this user and turns off gnome-keyring's secrets component for this user), ssh-agent (the \
-            socket unit where systemd runs the session, else the line for your shell's rc file) and git \
-            (credential.helper). No role: all three. Each step is printed; running it twice changes nothing more. \
+            socket unit where systemd runs the session, else the line for your shell's rc file), git \
+            (credential.helper) and passkey (sesame passkey serve with every graphical session; it needs \
+            /dev/uhid, and is set up only when named). No role: the first three (with --undo, all four). Each step is printed; running it twice changes nothing more. \
             --undo puts back what each role replaced (recorded in $XDG_STATE_HOME/sesame/setup/); items copied \
             into the vault stay there. `sesame doctor` checks the result.
             """
     )
 
-    @Argument(help: ArgumentHelp("secret-service, ssh-agent or git; all three when none is given.", valueName: "role"))
+    @Argument(help: ArgumentHelp("secret-service, ssh-agent, git or passkey; the first three when none is given.", valueName: "role"))
     var roles: [SetupRole] = []
 
     @Flag(help: "Put back what `sesame setup` replaced for these roles.")
@@ -33,7 +34,8 @@ struct SetupCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             let environment = ProcessInfo.processInfo.environment
-            let chosen = roles.isEmpty ? SetupRole.allCases : roles.reduce(into: [SetupRole]()) { if !$0.contains($1) { $0.append($1) } }
+            // --undo alone gives back every role, named or not when it was set up.
+            let chosen = roles.isEmpty ? (undo ? SetupRole.allCases : SetupRole.takeover) : roles.reduce(into: [SetupRole]()) { if !$0.contains($1) { $0.append($1) } }
             let directories = UserDirectories(environment: environment)
             for role in chosen {
                 let recordPath = directories.setupRecord(role)
@@ -52,6 +54,7 @@ struct SetupCommand: AsyncParsableCommand {
                     #endif
                 case .sshAgent: try await SSHAgentSetup(steps: steps).run(&record)
                 case .git: try await GitSetup(steps: steps).run(&record)
+                case .passkey: try await PasskeySetup(steps: steps).run(&record)
                 }
                 // Saved even with nothing to undo: the record says the role was set up, which `doctor` holds it to.
                 try record.save(recordPath)

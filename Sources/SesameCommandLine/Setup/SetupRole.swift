@@ -8,4 +8,10 @@ enum SetupRole: String, CaseIterable, ExpressibleByArgument, Codable, Sendable {
     case sshAgent = "ssh-agent"
     /// git's `credential.helper`.
     case git
+    /// The FIDO device browsers see: `sesame passkey serve` with every
+    /// graphical session. Only when named, since it needs `/dev/uhid`.
+    case passkey
+
+    /// What `sesame setup` with no role takes over.
+    static let takeover: [SetupRole] = [.secretService, .sshAgent, .git]
 }

@@ -70,6 +70,27 @@ struct SetupCommandTests {
         #expect(!place.exists(".local/state/sesame/setup/ssh-agent.json"))
     }
 
+    @Test("SPEC P, G: setup passkey refuses where /dev/uhid is not this user's, with the fix, and records nothing; a bare --undo includes it")
+    func passkeyNeedsTheDevice() async throws {
+        defer { place.remove() }
+        guard access("/dev/uhid", W_OK) != 0 else {
+            // A machine that lets this user create the device: the role is set up and given back.
+            let result = try await place.sesame(["setup", "passkey"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("passkey: "), "\(result.stdout)")
+            #expect(place.exists(".local/state/sesame/setup/passkey.json"))
+            #expect(try await place.sesame(["setup", "passkey", "--undo"]).status == 0)
+            return
+        }
+        let result = try await place.sesame(["setup", "passkey"])
+        #expect(result.status == 7, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr.contains("/dev/uhid") && result.stderr.contains("fix: "), "\(result.stderr)")
+        #expect(!place.exists(".local/state/sesame/setup/passkey.json"))
+        // --undo with no role gives back every role, this one too.
+        let undo = try await place.sesame(["setup", "--undo"])
+        #expect(undo.stdout.contains("passkey: not set up by sesame; nothing to undo"), "\(undo.stdout)")
+    }
+
     @Test("SPEC D10, G: setup secret-service writes the user's activation file, which outranks the system's: the next bus starts this sesame; --undo puts back the file that was there")
     func secretServiceActivation() async throws {
         defer { place.remove() }

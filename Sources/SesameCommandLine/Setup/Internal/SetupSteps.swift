@@ -46,9 +46,7 @@ struct SetupSteps: Sendable {
     }
 
     /// The unit file `name` where the user manager would load it from, if installed.
-    func installedUnit(_ name: String) -> String? {
-        directories.userUnitDirectories.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
-    }
+    func installedUnit(_ name: String) -> String? { directories.installedUnit(name) }
 
     /// `sesame setup ROLE --undo`: runs the recorded steps, last first, then forgets the record.
     static func undo(_ role: SetupRole, recordPath: String, environment: [String: String]) async throws {

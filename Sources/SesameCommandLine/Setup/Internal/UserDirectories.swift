@@ -1,3 +1,5 @@
+import Foundation
+
 /// The XDG base directories of the user running `sesame`, and the session
 /// bus's service folders in the order dbus-daemon searches them.
 struct UserDirectories: Sendable {
@@ -32,6 +34,11 @@ struct UserDirectories: Sendable {
     /// `scripts/install.sh` writes to.
     var userUnitDirectories: [String] {
         [configHome + "/systemd/user", dataHome + "/systemd/user", "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
+    }
+
+    /// The unit file `name` where the user manager would load it from, if installed.
+    func installedUnit(_ name: String) -> String? {
+        userUnitDirectories.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Where `sesame setup` keeps what each role replaced, for `--undo`.
