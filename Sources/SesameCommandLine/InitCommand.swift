@@ -76,9 +76,10 @@ struct InitCommand: AsyncParsableCommand {
             }
             let machine = try options.machine()
             let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path, machine: machine)
+            // Described before the vault exists (a key file may then move into the TPM), said only once it does.
+            let deviceKeyPlace = device.map { DeviceKeys.describe(machine, $0, forVaultAt: path) }
             // When the passcode is bound to the TPM is the library's choice.
             let bindsPasscode = await DeviceKeys.bindsPasscode(machine, ofNewVaultWith: device)
-            if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             let created: (vault: Vault, recoveryKey: RecoveryKey?)
             do throws(VaultError) {
                 created = try await DeviceKeys.createVault(machine, at: path, deviceKey: device, passcode: passcode, cost: cost,
@@ -86,6 +87,8 @@ struct InitCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(error)
             }
+            if let deviceKeyPlace { StandardError.write("sesame: the device key is \(deviceKeyPlace)\n") }
+            if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
             guard let recoveryKey = created.recoveryKey else { return }
             if json {
                 print(JSONOutput.encode(Created(vault: path, recoveryKey: recoveryKey.printable)))
@@ -97,8 +100,8 @@ struct InitCommand: AsyncParsableCommand {
 }
 
 extension InitCommand {
-    /// Where the new vault's device key lives, said on standard error. A
-    /// key file already there is moved into the TPM by the library
+    /// Where the new vault's device key lives; falling back to a file is
+    /// said on standard error. A key file already there is moved into the TPM by the library
     /// (`LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`).
     func chooseDeviceKey(forVaultAt path: String, machine: LinuxMachine) async throws(CommandFailure) -> DeviceKeys.Kind {
         var kind = deviceKey ?? .tpm
@@ -113,7 +116,6 @@ extension InitCommand {
         if kind == .file && DeviceKeys.kind(machine, forVaultAt: path) == .tpm {
             throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
         }
-        StandardError.write("sesame: the device key is \(DeviceKeys.describe(machine, kind, forVaultAt: path))\n")
         return kind
     }
 }

@@ -175,6 +175,20 @@ struct VaultCommandsTests: VaultHomeSuite {
         #expect(closed.status == 2, "\(closed.stderr)")
     }
 
+    @Test("init that cannot create the vault says so and nothing of a device key it never made")
+    func initFailureSaysNothingMade() async throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        // A file where the vault's folder would be: refused even for root.
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: home + "/blocker", contents: Data())
+        let failed = try await sesame(["init", "--vault", home + "/blocker/vault.sqlite", "--device-key", "file", "--passcode-fd", "3"] + cheap,
+                                      passcode: "vault passcode 7")
+        #expect(failed.status != 0)
+        #expect(failed.stderr.hasPrefix("sesame: "), "\(failed.stderr)")
+        #expect(!failed.stderr.contains("the device key is"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/blocker/vault.sqlite"))
+    }
+
     @Test("A vault readable by others is refused with exit 9 and never opened")
     func insecurePermissions() async throws {
         defer { try? FileManager.default.removeItem(atPath: home) }

@@ -12,23 +12,13 @@ struct SSHAgentSetup {
 
     func run(_ record: inout SetupRecord) async throws {
         let environment = steps.environment
-        guard HostTool.hasUserManager(environment: environment), steps.installedUnit(Self.socketUnit) != nil else {
-            let why = HostTool.hasUserManager(environment: environment)
-                ? "\(Self.socketUnit) is not installed (install the package, or scripts/install.sh)"
-                : "no systemd user manager runs this session"
+        if let why = steps.whyUnitCannotRun(Self.socketUnit) {
             steps.say(.sshAgent, "\(why): add this line to ~/.bashrc, ~/.zshrc or your shell's rc file:")
             print("    \(Self.shellLine)")
             steps.say(.sshAgent, "each new shell then shares one agent; `eval \"$(sesame ssh-agent --kill)\"` stops it")
             return
         }
-        let enabled = try await HostTool.run("systemctl", ["--user", "is-enabled", Self.socketUnit], environment: environment)
-        if enabled.output != "enabled" {
-            record.add(.systemctl(["disable", "--now", Self.socketUnit]))
-            try await steps.systemctl(["enable", "--now", Self.socketUnit])
-            steps.say(.sshAgent, "enabled \(Self.socketUnit): systemd starts the agent on the first connection")
-        } else {
-            steps.say(.sshAgent, "\(Self.socketUnit) is enabled already")
-        }
+        try await steps.enable(Self.socketUnit, for: .sshAgent, record: &record, saying: "systemd starts the agent on the first connection")
         // environment.d reaches the desktop session and the services systemd starts at the next login.
         let file = steps.directories.configHome + "/environment.d/60-sesame-ssh-agent.conf"
         let text = """

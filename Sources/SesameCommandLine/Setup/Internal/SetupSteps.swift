@@ -45,6 +45,26 @@ struct SetupSteps: Sendable {
         }
     }
 
+    /// Why the user unit `unit` cannot be enabled here (no user manager, or
+    /// not installed); `nil` when it can.
+    func whyUnitCannotRun(_ unit: String) -> String? {
+        guard HostTool.hasUserManager(environment: environment) else { return "no systemd user manager runs this session" }
+        return installedUnit(unit) == nil ? "\(unit) is not installed (install the package, or scripts/install.sh)" : nil
+    }
+
+    /// Enables and starts the user unit `unit` for `role`, recording the
+    /// step that disables it; says `done` then, or that it was enabled already.
+    func enable(_ unit: String, for role: SetupRole, record: inout SetupRecord, saying done: String) async throws {
+        let enabled = try await HostTool.run("systemctl", ["--user", "is-enabled", unit], environment: environment)
+        guard enabled.output != "enabled" else {
+            say(role, "\(unit) is enabled already")
+            return
+        }
+        record.add(.systemctl(["disable", "--now", unit]))
+        try await systemctl(["enable", "--now", unit])
+        say(role, "enabled \(unit): \(done)")
+    }
+
     /// The unit file `name` where the user manager would load it from, if installed.
     func installedUnit(_ name: String) -> String? { directories.installedUnit(name) }
 
