@@ -31,35 +31,12 @@ public final class HIDReportSocketServer: Sendable {
     /// - Throws: ``HIDTransportError`` naming the path and the reason.
     public init(path: String) throws(HIDTransportError) {
         self.path = path
-        let directory = PrivateFile.parentDirectory(of: path)
+        guard let wake = WakePipe() else { throw HIDTransportError("cannot make a pipe: \(String(cString: strerror(errno)))") }
         do {
-            try PrivateFile.createDirectories(directory)
-            try PrivateFile.requirePrivate(directory)
+            listener = try PrivateSocket.listen(at: path, nonBlocking: true)
         } catch {
-            throw HIDTransportError("\(directory): \(error); the report socket's directory must be this user's alone (mode 0700)")
+            throw HIDTransportError(error.description)
         }
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw HIDTransportError("\(path) is too long for a Unix socket")
-        }
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else { throw HIDTransportError("\(path) exists and is not a socket; it is not replaced") }
-            if Self.isListening(path) { throw HIDTransportError("a server is already listening on \(path)") }
-            unlink(path)
-        }
-        guard let wake = WakePipe() else { throw HIDTransportError("cannot make a pipe: \(Self.errorText())") }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { throw HIDTransportError("socket: \(Self.errorText())") }
-        // 0600 from the first instant: no window in which others may connect.
-        let previous = umask(0o177)
-        let bound = Self.withAddress(path) { bind(descriptor, $0, $1) }
-        umask(previous)
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            let text = Self.errorText()
-            Glibc.close(descriptor)
-            throw HIDTransportError("cannot listen on \(path): \(text)")
-        }
-        listener = descriptor
         self.wake = wake
     }
 
@@ -144,33 +121,8 @@ public final class HIDReportSocketServer: Sendable {
 
     /// The client's process when it runs as this user (`SO_PEERCRED`), else `nil`.
     private static func peerProcess(_ descriptor: Int32) -> Int32? {
-        // struct ucred: pid, uid, gid (Glibc's module hides the type).
-        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
-        var size = socklen_t(MemoryLayout.size(ofValue: credentials))
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.1 == geteuid() else { return nil }
-        return credentials.0
+        guard let peer = PrivateSocket.peer(of: descriptor), peer.uid == geteuid() else { return nil }
+        return peer.pid
     }
-
-    // MARK: Helpers
-
-    private static func isListening(_ path: String) -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { Glibc.close(probe) }
-        return withAddress(path) { connect(probe, $0, $1) } == 0
-    }
-
-    private static func withAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }
 #endif

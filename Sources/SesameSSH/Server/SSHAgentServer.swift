@@ -61,34 +61,11 @@ public final class SSHAgentServer: Sendable {
         self.agent = agent
         self.limits = limits
         self.path = path
-        let directory = PrivateFile.parentDirectory(of: path)
         do {
-            try PrivateFile.createDirectories(directory)
-            try PrivateFile.requirePrivate(directory)
+            listener = try PrivateSocket.listen(at: path)
         } catch {
-            throw StartError(description: "\(directory): \(error)")
+            throw StartError(description: error.description)
         }
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            throw StartError(description: "\(path) is too long for a UNIX socket")
-        }
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFSOCK else { throw StartError(description: "\(path) exists and is not a socket; Sesame will not replace it") }
-            if Self.isListening(path) { throw StartError(description: "an agent is already listening on \(path)") }
-            unlink(path)
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw StartError(description: "socket: \(Self.errorText())") }
-        // 0600 from the first instant: no window in which others may connect.
-        let previous = umask(0o177)
-        let bound = Self.withAddress(path) { bind(descriptor, $0, $1) }
-        umask(previous)
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            let text = Self.errorText()
-            close(descriptor)
-            throw StartError(description: "cannot listen on \(path): \(text)")
-        }
-        listener = descriptor
     }
 
     /// Serves on a socket systemd passed (socket activation, `LISTEN_FDS`).
@@ -157,25 +134,5 @@ public final class SSHAgentServer: Sendable {
         let (seconds, attoseconds) = duration.components
         return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow ? Int64.max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
-
-    private static func isListening(_ path: String) -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        return withAddress(path) { connect(probe, $0, $1) } == 0
-    }
-
-    private static func withAddress<Result>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-    }
-
-    static func errorText() -> String { String(cString: strerror(errno)) }
 }
 #endif

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Sesame
 
 /// A background agent's socket, who listens on it (the kernel says, not a
 /// pid file), and `<socket>.lock`, which orders the shells that start it.
@@ -13,7 +14,7 @@ enum AgentFiles {
 
     /// Whether something accepts connections on `socketPath` now.
     static func answers(_ socketPath: String) -> Bool {
-        guard let descriptor = connected(socketPath) else { return false }
+        guard let descriptor = PrivateSocket.connect(to: socketPath) else { return false }
         close(descriptor)
         return true
     }
@@ -21,34 +22,9 @@ enum AgentFiles {
     /// The process listening on `socketPath`, as the kernel recorded it
     /// (`SO_PEERCRED`): the agent, or systemd for a socket unit's socket.
     static func listener(_ socketPath: String) -> (pid: pid_t, uid: uid_t)? {
-        guard let descriptor = connected(socketPath) else { return nil }
+        guard let descriptor = PrivateSocket.connect(to: socketPath) else { return nil }
         defer { close(descriptor) }
-        // struct ucred: pid, uid, gid (Glibc's module hides the type).
-        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
-        var size = socklen_t(MemoryLayout.size(ofValue: credentials))
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.0 > 0 else { return nil }
-        return (credentials.0, credentials.1)
-    }
-
-    private static func connected(_ socketPath: String) -> Int32? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(socketPath.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
+        return PrivateSocket.peer(of: descriptor)
     }
 
     /// Whether `executable` (a /proc/PID/exe) is a Sesame binary.
