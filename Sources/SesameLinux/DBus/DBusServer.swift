@@ -68,6 +68,8 @@ package final class DBusServer: Sendable {
     ///   - handler: Answers each call; runs as a task, never on the bus thread.
     ///   - peerVanished: Told the unique name of every connection that leaves the bus.
     ///   - nameLost: Told a well-known name this connection no longer owns.
+    ///   - disconnected: Told once when the bus closes the connection (it
+    ///     ended, as at logout, or dropped this client); not after ``stop()``.
     ///   - log: Told, in a line, every caller refused before its call reached
     ///     `handler` (another uid, unreadable credentials or arguments).
     /// - Throws: ``DBusServerError``.
@@ -78,6 +80,7 @@ package final class DBusServer: Sendable {
         handler: @escaping @Sendable (DBusRequest) async -> DBusReply,
         peerVanished: @escaping @Sendable (String) -> Void = { _ in },
         nameLost: @escaping @Sendable (String) -> Void = { _ in },
+        disconnected: @escaping @Sendable () -> Void = {},
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(DBusServerError) -> DBusServer {
         if sesame_sdbus_server_load() != 0 {
@@ -89,6 +92,7 @@ package final class DBusServer: Sendable {
         state.handler = handler
         state.peerVanished = peerVanished
         state.nameLost = nameLost
+        state.disconnected = disconnected
         state.log = log
         let outcome: Result<String, DBusServerError> = await withCheckedContinuation { continuation in
             let started = thread.start(state) { state in

@@ -50,6 +50,7 @@ public final class SecretServiceServer: Sendable {
                 nameLost: { name in
                     if name == busName { finish.yield("another provider replaced this one as \(busName)") }
                 },
+                disconnected: { finish.yield("the session bus closed the connection (it ended, as at logout)") },
                 log: { log("sesame secret-service: " + $0) })
         } catch {
             throw SecretServiceServerError(message: error.description)
@@ -72,7 +73,7 @@ public final class SecretServiceServer: Sendable {
     /// The connection's unique bus name (`:1.7`), for clients that address it directly.
     public var uniqueName: String { bus.uniqueName }
 
-    /// Waits until the server stops or loses its name.
+    /// Waits until the server stops, loses its name or its bus.
     /// - Returns: Why it ended.
     public func waitUntilFinished() async -> String {
         for await reason in finished { return reason }

@@ -90,4 +90,19 @@ struct ServiceObjectTests {
             await replacing.stop()
         }
     }
+
+    @Test("D10: the server ends when its session bus does (a logout), saying why, instead of serving nobody forever")
+    func busEnds() async throws {
+        let fixture = try await SecretServiceFixture.start()
+        fixture.bus.stop()
+        let reason = await withTaskGroup(of: String?.self) { group in
+            group.addTask { await fixture.server.waitUntilFinished() }
+            group.addTask { try? await Task.sleep(for: .seconds(20)); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        await fixture.server.stop()
+        #expect(reason?.contains("the session bus closed the connection") == true, "\(reason ?? "still serving after 20 s")")
+    }
 }

@@ -24,6 +24,8 @@ final class ServerState {
     var handler: (@Sendable (DBusRequest) async -> DBusReply)?
     var peerVanished: (@Sendable (String) -> Void)?
     var nameLost: (@Sendable (String) -> Void)?
+    /// Told once when the bus closes the connection (not after a stop).
+    var disconnected: @Sendable () -> Void = {}
     var log: (@Sendable (String) -> Void)?
     private var pending: [UInt64: OpaquePointer] = [:]
     private var nextCall: UInt64 = 0

@@ -131,8 +131,12 @@ final class ServerThread: @unchecked Sendable {
             pthread_mutex_unlock(mutex)
             for job in batch { job(state) }
             if ending { break }
-            if !state.pump() { break }
-            if state.wait(wakeFD: wakeFD) < 0 { break }
+            // The bus ended (a logout) or dropped this connection: nothing more can be served.
+            guard state.pump(), state.wait(wakeFD: wakeFD) >= 0 else {
+                finish(state)
+                state.disconnected()
+                return
+            }
         }
         finish(state)
     }
