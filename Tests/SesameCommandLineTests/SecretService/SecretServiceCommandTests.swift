@@ -71,6 +71,21 @@ struct SecretServiceCommandTests {
         #expect(items.stdout.contains("secret-service/"), "\(items.stdout)")
     }
 
+    @Test("D10: when its session bus ends (a logout), secret-service exits instead of serving nobody")
+    func exitsWithItsBus() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
+        let home = try VaultHome()
+        defer { home.remove() }
+        try await home.createVault()
+        let bus = try await PrivateSessionBus.start()
+        let server = try await bus.startDaemon(SesameBinary.url.path, ["secret-service", "--no-interaction"], environment: home.environment, log: "sesame.log")
+        defer { server.stop() }
+        try #require(try await SecretTool.waitForProvider(bus) && server.isRunning, "sesame secret-service did not start")
+        bus.stop()
+        for _ in 0..<200 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!server.isRunning, "still running 10 s after its bus ended")
+    }
+
     @Test("a bad --default-access or --unlock-seconds is a usage error (exit 2)")
     func badOptions() async throws {
         let access = try await SesameBinary.run(["secret-service", "--default-access", "fingers"], environment: ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"])
