@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Foundation
-
 /// `sesame setup passkey`: the passkey authenticator runs with every
 /// graphical session, as a FIDO device browsers see.
 struct PasskeySetup {
