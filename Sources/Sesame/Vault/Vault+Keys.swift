@@ -50,7 +50,8 @@ extension Vault {
     ///   - name: Its name within the service; not empty.
     ///   - algorithm: ``KeyAlgorithm/p256Agreement`` to import a P-256 key for
     ///     key agreement (files do not say); otherwise optional and checked.
-    ///   - label: A label; the OpenSSH comment when `nil` and the file has one.
+    ///   - label: A label; the OpenSSH comment when `nil` and the file has one
+    ///     (its control characters escaped, SPEC D9).
     ///   - accessibility: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
     ///   - accessControl: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
     ///   - context: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
@@ -65,7 +66,7 @@ extension Vault {
     ) async throws(VaultError) -> VaultKey {
         let text = privateKey.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         let (key, comment) = try PrivateKeyMaterial.importing(text, algorithm: algorithm)
-        return try await storeKey(key, service: service, name: name, label: label ?? comment,
+        return try await storeKey(key, service: service, name: name, label: label ?? OutsideText.label(fromComment: comment),
                                   accessibility: accessibility, accessControl: accessControl, context: context)
     }
 
@@ -138,7 +139,7 @@ extension Vault {
     ) async throws(VaultError) -> VaultKey {
         let text = privateKey.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         let (key, comment) = try PrivateKeyMaterial.importing(text, algorithm: algorithm)
-        return try await storeKey(key, service: service, name: name, label: label ?? comment, accessibility: accessibility,
+        return try await storeKey(key, service: service, name: name, label: label ?? OutsideText.label(fromComment: comment), accessibility: accessibility,
                                   accessControl: accessControl, constraints: constraints, context: context)
     }
 

@@ -110,7 +110,7 @@ public struct VaultKeySource: SSHKeySource {
             }
             _ = try await vault.importRawKey(
                 key.privateKey, algorithm: key.algorithm, service: service, name: name,
-                label: comment.isEmpty ? nil : comment, accessControl: addedKeyAccessControl,
+                label: OutsideText.label(fromComment: comment), accessControl: addedKeyAccessControl,
                 constraints: constraints, context: context)
         }
     }

@@ -25,6 +25,17 @@ struct SSHAgentSignLookupTests {
         await agent.respond(to: .sign(keyBlob: blob, data: [1, 2, 3], flags: 0), on: SSHAgentConnection()).type
     }
 
+    @Test("SPEC D9: ssh-add with a comment holding control characters is accepted, as by OpenSSH's agent; the label and the listed comment are escaped")
+    func controlCharactersInComment() async throws {
+        let fixture = try await TestVault()
+        let agent = agent(fixture)
+        let blob = try await add(agent, comment: "laptop\u{1B}[2J")
+        #expect(try await fixture.vault.keys(service: "ssh").map(\.label) == ["laptop\\e[2J"])
+        guard case .identities(let listed) = await agent.respond(to: .requestIdentities, on: SSHAgentConnection()) else { Issue.record("identities"); return }
+        #expect(listed.map(\.keyBlob) == [blob] && listed.map(\.comment) == ["laptop\\e[2J"])
+        #expect(await sign(agent, blob) == 14)
+    }
+
     @Test("SPEC D7: a name re-used for another key signs only with the new key's blob; a deleted key's blob signs with nothing")
     func renamedAndDeleted() async throws {
         let fixture = try await TestVault()

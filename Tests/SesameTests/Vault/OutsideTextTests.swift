@@ -63,6 +63,31 @@ struct OutsideTextTests {
         #expect(items.isEmpty && keys.isEmpty)
     }
 
+    /// An OpenSSH Ed25519 key file whose comment is "fuzz\u{1}" (found by
+    /// FuzzKeyImport: a comment length one byte longer takes in a padding byte).
+    static let keyFileWithControlInComment = """
+        -----BEGIN OPENSSH PRIVATE KEY-----
+        b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW
+        QyNTUxOQAAACB7tS+3y/+8F0RdCn+4gmB70e3uI7xGpVPIK4jlT9T6JAAAAIjJyQMxyckD
+        MQAAAAtzc2gtZWQyNTUxOQAAACB7tS+3y/+8F0RdCn+4gmB70e3uI7xGpVPIK4jlT9T6JA
+        AAAECcyX0bx7OBrVqBCn2Ma1h5lGBwEVET7+gvz23GRIuZfHu1L7fL/7wXRF0Kf7iCYHvR
+        7e4jvEalU8griOVP1PokAAAABWZ1enoB
+        -----END OPENSSH PRIVATE KEY-----
+
+        """
+
+    @Test("SPEC D9: a key file's comment with a control character does not refuse the key; the label keeps it escaped, while a label the caller gives is refused")
+    func keyFileComment() async throws {
+        let fixture = try await TestVault()
+        let file = SecretBytes(Array(Self.keyFileWithControlInComment.utf8))
+        let key = try await fixture.vault.importKey(file, service: "ssh", name: "k")
+        #expect(key.label == "fuzz\\x01" && key.algorithm == .ed25519)
+        #expect(try await fixture.vault.key(service: "ssh", name: "k").label == "fuzz\\x01")
+        #expect(await fixture.status {
+            _ = try await fixture.vault.importKey(file, service: "ssh", name: "k2", label: "given\u{1}")
+        } == .invalidName)
+    }
+
     @Test("SPEC D9: import skips and reports items with control characters in a name or dates that are not finite or in the future; the rest arrives")
     func hostileImport() async throws {
         let fixture = try await TestVault()

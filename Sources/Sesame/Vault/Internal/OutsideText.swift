@@ -17,6 +17,16 @@ package enum OutsideText {
         }
     }
 
+    /// The label for a key whose comment came with it (an OpenSSH file's,
+    /// or `ssh-add`'s), or `nil` for none. Unlike a label the caller gives,
+    /// nobody typed it for this vault: it is kept with its control
+    /// characters escaped (SPEC D9) instead of refusing the key, as OpenSSH's
+    /// agent keeps any comment.
+    package static func label(fromComment comment: String?) -> String? {
+        guard let comment, !comment.isEmpty else { return nil }
+        return comment.escapingControlCharacters()
+    }
+
     /// Why `date` (seconds since 1970) cannot be stored, or `nil`: it must be
     /// finite, not before 1970, and not later than `now` plus ``allowedSkew``.
     package static func problem(date: Double, now: Double) -> String? {
