@@ -163,6 +163,8 @@ let package = Package(
                 "SesamePasskeys",
                 "SesameSecretsInUse",
                 .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                // Off Linux the machine (its backends) is SesameApple's.
+                .target(name: "SesameApple", condition: .when(platforms: [.macOS])),
                 .target(name: "SesameSecretService", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

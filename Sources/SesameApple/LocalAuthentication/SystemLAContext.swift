@@ -136,6 +136,22 @@ extension LocalAuthenticationPasscode {
     }
 }
 
+extension AppleMachine {
+    /// This account's machine over the system's `LAContext`.
+    ///
+    /// - Parameters:
+    ///   - appName: Shown on Sesame's prompts (SPEC A5).
+    ///   - localizedReason: The reason the system's sheet shows.
+    ///   - presenter: Sesame's own prompts; `nil` never asks.
+    ///   - environment: Where `XDG_STATE_HOME` and `HOME` are read; the process's by default.
+    public init(
+        appName: String, localizedReason: String, presenter: (any PromptPresenter)? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.init(appName: appName, localizedReason: localizedReason, presenter: presenter, environment: environment) { SystemLAContext() }
+    }
+}
+
 extension KeychainContext {
     /// A fresh system `LAContext`, for ``KeychainAuthentication/context(_:)``.
     ///
