@@ -28,7 +28,7 @@ extension Doctor {
         }
         let ready = "\(count); \(UHIDDevice.defaultPath) is yours to open, so `sesame passkey serve` can appear to browsers"
         guard setUp.contains(.passkey), HostTool.hasUserManager(environment: environment),
-              installedUnit(PasskeySetup.unit) != nil else { return DoctorCheck("passkeys", .ok, ready, facts: facts) }
+              directories.installedUnit(PasskeySetup.unit) != nil else { return DoctorCheck("passkeys", .ok, ready, facts: facts) }
         let active = (try? await HostTool.run("systemctl", ["--user", "is-active", PasskeySetup.unit], environment: environment))?.output
         facts["unit"] = active
         guard active == "active" else {

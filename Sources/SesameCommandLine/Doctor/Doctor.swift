@@ -110,7 +110,7 @@ struct Doctor: Sendable {
 
     private func sshAgent() -> DoctorCheck {
         let socket = SSHAgentCommand.defaultSocket(environment: environment)
-        let fix = setUp.contains(.sshAgent) && HostTool.hasUserManager(environment: environment) && (installedUnit("sesame-ssh-agent.socket") != nil)
+        let fix = setUp.contains(.sshAgent) && HostTool.hasUserManager(environment: environment) && (directories.installedUnit("sesame-ssh-agent.socket") != nil)
             ? "systemctl --user start sesame-ssh-agent.socket; export SSH_AUTH_SOCK=\(socket)"
             : #"eval "$(sesame ssh-agent --print-env)""#
         guard let current = environment["SSH_AUTH_SOCK"], !current.isEmpty else {
@@ -167,16 +167,14 @@ struct Doctor: Sendable {
 
     // MARK: What the roles stand on
 
-    func installedUnit(_ name: String) -> String? { directories.installedUnit(name) }
-
     private func units() async -> DoctorCheck {
         let names = ["sesame-secret-service.service", "sesame-ssh-agent.socket", "sesame-ssh-agent.service", PasskeySetup.unit]
-        let missing = names.filter { installedUnit($0) == nil }
+        let missing = names.filter { directories.installedUnit($0) == nil }
         guard missing.isEmpty else {
             return DoctorCheck("units", .warning, "not installed: \(missing.joined(separator: ", "))",
                                fix: "install the sesame package, or scripts/install.sh")
         }
-        var detail = "installed in \((installedUnit(names[0])! as NSString).deletingLastPathComponent)"
+        var detail = "installed in \((directories.installedUnit(names[0])! as NSString).deletingLastPathComponent)"
         if HostTool.hasUserManager(environment: environment),
            let state = try? await HostTool.run("systemctl", ["--user", "is-enabled", "sesame-ssh-agent.socket"], environment: environment) {
             detail += "; sesame-ssh-agent.socket is \(state.output.isEmpty ? "unknown" : state.output)"

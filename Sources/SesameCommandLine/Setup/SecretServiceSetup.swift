@@ -71,7 +71,7 @@ struct SecretServiceSetup {
             """
         // Under a systemd session the bus hands the start to the unit, whose log is the journal;
         // only when the unit runs this very binary.
-        if let unit = steps.installedUnit(Self.unit), let body = try? String(contentsOfFile: unit, encoding: .utf8),
+        if let unit = steps.directories.installedUnit(Self.unit), let body = try? String(contentsOfFile: unit, encoding: .utf8),
            body.contains("ExecStart=\(AgentFiles.executable) secret-service") {
             text += "SystemdService=\(Self.unit)\n"
         }
@@ -105,7 +105,7 @@ struct SecretServiceSetup {
                 steps.say(.secretService, "wrote \(path): gnome-keyring's secrets component no longer starts at login")
             }
         }
-        if let unit = steps.installedUnit("gnome-keyring-daemon.service"), let body = try? String(contentsOfFile: unit, encoding: .utf8),
+        if let unit = steps.directories.installedUnit("gnome-keyring-daemon.service"), let body = try? String(contentsOfFile: unit, encoding: .utf8),
            let execStart = body.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }), execStart.contains("secrets") {
             // Under systemd the daemon's own unit starts it with "pkcs11,secrets": keep pkcs11, drop secrets.
             let pkcs11Only = execStart.replacingOccurrences(of: "\"pkcs11,secrets\"", with: "pkcs11")

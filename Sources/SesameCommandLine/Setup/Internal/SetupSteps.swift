@@ -49,7 +49,7 @@ struct SetupSteps: Sendable {
     /// not installed); `nil` when it can.
     func whyUnitCannotRun(_ unit: String) -> String? {
         guard HostTool.hasUserManager(environment: environment) else { return "no systemd user manager runs this session" }
-        return installedUnit(unit) == nil ? "\(unit) is not installed (install the package, or scripts/install.sh)" : nil
+        return directories.installedUnit(unit) == nil ? "\(unit) is not installed (install the package, or scripts/install.sh)" : nil
     }
 
     /// Enables and starts the user unit `unit` for `role`, recording the
@@ -64,9 +64,6 @@ struct SetupSteps: Sendable {
         try await systemctl(["enable", "--now", unit])
         say(role, "enabled \(unit): \(done)")
     }
-
-    /// The unit file `name` where the user manager would load it from, if installed.
-    func installedUnit(_ name: String) -> String? { directories.installedUnit(name) }
 
     /// `sesame setup ROLE --undo`: runs the recorded steps, last first, then forgets the record.
     static func undo(_ role: SetupRole, recordPath: String, environment: [String: String]) async throws {
