@@ -8,12 +8,18 @@ import Sesame
 extension CTAP2Authenticator {
     /// authenticatorGetAssertion (CTAP 2.1 §6.2.2).
     ///
-    /// The owner is verified for every ceremony, even one with `up` false
-    /// (SPEC P2: presence is never silent, and a key is used only under its
-    /// access control, SPEC P1), so the flags are always UP and UV. The
+    /// A key is used only under its access control (SPEC P1): the owner is
+    /// verified now, or was for the pinUvAuthToken presented. The
     /// verification comes before the answer, whether credentials were found
     /// or not: `CTAP2_ERR_NO_CREDENTIALS` never reaches a website without an
     /// act of the owner, so it cannot probe which accounts exist here.
+    ///
+    /// With `up` true the flags are UP and UV, and a token gives one such
+    /// assertion (it is spent). With `up` false (a client's pre-flight,
+    /// learning which of its credentials are here) the flags are neither UP
+    /// nor UV, the token is not spent and no hmac-secret output is given:
+    /// only an act of the owner makes a sign-in or a PRF output (SPEC P2),
+    /// so one scan cannot be replayed into many.
     func getAssertion(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> CBORValue {
         let relyingPartyID = try Self.relyingPartyID(try parameters.required(1, \.textValue))
         let clientDataHash = try parameters.clientDataHash(2)
@@ -21,13 +27,13 @@ extension CTAP2Authenticator {
         let extensions = try parameters.optionalMap(4)
         let options = try parameters.optionalMap(5)
         if try options?.option("rk") != nil { throw CTAP2Status.unsupportedOption }
-        // The owner is verified either way; `up` false only keeps a token for the request that follows.
         let userPresence = try options?.option("up") ?? true
+        let flags = userPresence ? AuthenticatorData.userPresent | AuthenticatorData.userVerified : 0
         let pinUvAuthParam = try parameters.optional(6, \.bytesValue)
         let pinUvAuthProtocol = try parameters.optional(7, \.intValue)
         let hmacSecret = try extensions?.optionalMap("hmac-secret").map { input throws(CTAP2Status) in
             try HMACSecretRequest(input, keyAgreementKey: keyAgreementKey)
-        }
+        }.flatMap { userPresence ? $0 : nil }
         // credProtect (§12.1): level 3 is never named without user verification asked
         // for; level 2 only when the client names its id.
         let userVerificationAsked = try options?.option("uv") == true || pinUvAuthParam != nil
@@ -57,12 +63,12 @@ extension CTAP2Authenticator {
         if selecting {
             pendingAssertions = PendingAssertions(
                 credentials: Array(credentials.dropFirst()), relyingPartyID: relyingPartyID, clientDataHash: clientDataHash,
-                hmacSecret: hmacSecret, context: ceremony, answered: now())
+                hmacSecret: hmacSecret, flags: flags, context: ceremony, ownsContext: !isTokens, answered: now())
         }
         do {
             let response = try await assertion(
-                first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, context: ceremony,
-                userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
+                first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, flags: flags,
+                context: ceremony, userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
             if !selecting { end() }
             return response
         } catch {
@@ -86,23 +92,24 @@ extension CTAP2Authenticator {
         let credential = pending.credentials.removeFirst()
         pending.answered = now()
         pendingAssertions = pending.credentials.isEmpty ? nil : pending
-        defer { if pending.credentials.isEmpty { pending.context.invalidate() } }
+        defer { if pending.credentials.isEmpty, pending.ownsContext { pending.context.invalidate() } }
         return try await assertion(
             credential, relyingPartyID: pending.relyingPartyID, clientDataHash: pending.clientDataHash,
-            hmacSecret: pending.hmacSecret, context: pending.context, userDetails: true, numberOfCredentials: nil)
+            hmacSecret: pending.hmacSecret, flags: pending.flags, context: pending.context, userDetails: true,
+            numberOfCredentials: nil)
     }
 
     /// One assertion: the hmac-secret output if asked, authenticator data
-    /// with the counter the signature advances to, and the store's signature
-    /// over authenticator data ‖ clientDataHash.
+    /// with `flags` and the counter the signature advances to, and the
+    /// store's signature over authenticator data ‖ clientDataHash.
     private func assertion(
         _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8], hmacSecret: HMACSecretRequest?,
-        context: AuthenticationContext, userDetails: Bool, numberOfCredentials: Int?
+        flags: UInt8, context: AuthenticationContext, userDetails: Bool, numberOfCredentials: Int?
     ) async throws -> CBORValue {
         let reason = "Sign in to \(relyingPartyID)"
         var outputs: [CBORValue: CBORValue] = [:]
         if let hmacSecret, credential.creation.hasHMACSecret {
-            // CredRandomWithUV: the response's UV flag is always set (see getAssertion).
+            // CredRandomWithUV: an output is given only with UP and UV set (see getAssertion).
             let credRandom = try await store.hmacSecret(of: credential, userVerified: true, reason: reason, context: context)
             guard credRandom.count == 32 else { throw CTAP2Status.other }
             outputs["hmac-secret"] = .bytes(try hmacSecret.output(credRandom: credRandom))
@@ -111,8 +118,7 @@ extension CTAP2Authenticator {
         let counter = try await store.nextSignatureCount(of: credential)
         guard counter > credential.signatureCount else { throw CTAP2Status.other }
         let authenticatorData = try AuthenticatorData(
-            relyingPartyID: relyingPartyID, flags: AuthenticatorData.userPresent | AuthenticatorData.userVerified,
-            signatureCount: counter, attested: nil, extensions: outputs
+            relyingPartyID: relyingPartyID, flags: flags, signatureCount: counter, attested: nil, extensions: outputs
         ).encoded()
         let signature = try await store.sign(authenticatorData + clientDataHash, with: credential, reason: reason, context: context)
         var user: [CBORValue: CBORValue] = ["id": .bytes(credential.creation.userHandle)]

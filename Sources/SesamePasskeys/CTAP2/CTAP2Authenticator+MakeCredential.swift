@@ -99,9 +99,10 @@ extension CTAP2Authenticator {
     /// where a getAssertion with `up` false does not spend the token (§6.2.2
     /// clears the token's flags only when `up` is true): clients send one
     /// first to learn which of their credentials are here (python-fido2 and
-    /// Chromium do), then the real request with the same token. The
-    /// context then stays the token's (`isTokens`): the caller must not
-    /// invalidate it.
+    /// Chromium do), then the real request with the same token. Such an
+    /// assertion carries neither UP nor UV, so the token's context signs it
+    /// as long as the token is usable. The context then stays the token's
+    /// (`isTokens`): the caller must not invalidate it.
     func ceremony(
         _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
         relyingPartyID: String, reason: String, spendsToken: Bool, status: @Sendable (CTAP2Keepalive) -> Void
@@ -111,7 +112,7 @@ extension CTAP2Authenticator {
             let token = try verifyToken(
                 pinUvAuthParam, protocolNumber: protocolNumber, message: clientDataHash, permission: permission,
                 relyingPartyID: relyingPartyID)
-            if !spendsToken, token.isUserPresent(at: now()) { return (token.context, true) }
+            if !spendsToken { return (token.context, true) }
             if let context = spendToken(token) { return (context, false) }
         }
         return (try await verifyOwner(for: relyingPartyID, reason: reason, status: status), false)

@@ -168,7 +168,7 @@ public actor CTAP2Authenticator {
 
     /// Forgets getNextAssertion's state and its authorised context.
     func endAssertions() {
-        pendingAssertions?.context.invalidate()
+        if let pendingAssertions, pendingAssertions.ownsContext { pendingAssertions.context.invalidate() }
         pendingAssertions = nil
     }
 }

@@ -13,7 +13,11 @@ struct PendingAssertions {
     let relyingPartyID: String
     let clientDataHash: [UInt8]
     let hmacSecret: HMACSecretRequest?
+    /// The getAssertion's UP and UV flags: none when it asked for no presence.
+    let flags: UInt8
     let context: AuthenticationContext
+    /// Whether `context` is this state's to invalidate, not a pinUvAuthToken's.
+    let ownsContext: Bool
     /// When the last assertion was answered: the state lasts 30 s from it.
     var answered: Date
 }
