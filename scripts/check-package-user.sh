@@ -9,8 +9,8 @@
 #      gnome-keyring, and reads the copied items;
 #   3. git credential approve/fill through `sesame setup git`;
 #   4. two shells that each eval `sesame ssh-agent --print-env` get one agent;
-#      `sesame setup passkey` refuses, saying why, where /dev/uhid is not
-#      the user's (as in CI);
+#      /dev/uhid is not a new user's: `sesame setup passkey` refuses, and it
+#      and doctor name the group an administrator adds the user to;
 #   5. `sesame doctor --json` says all that, and reports a broken helper
 #      (not on PATH) and a killed agent with their fixes;
 #   6. after `sesame setup secret-service --undo` the next bus activates
@@ -39,14 +39,14 @@ new_bus() {
 # (doctor exits 1 while a role it checks is broken: the JSON is what counts).
 doctor_json() { $sesame doctor --json "$@" || true; }
 owner() {
-    doctor_json | python3 -c '
+    doctor_json | /usr/bin/python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["checks"]:
     if c["check"] == "secret-service":
         print((c.get("facts") or {}).get("ownerExecutable", ""))'
 }
 status_of() {
-    doctor_json --bus-address "$DBUS_SESSION_BUS_ADDRESS" | python3 -c '
+    doctor_json --bus-address "$DBUS_SESSION_BUS_ADDRESS" | /usr/bin/python3 -c '
 import json, sys
 doc = json.load(sys.stdin)
 for c in doc["checks"]:
@@ -55,7 +55,7 @@ for c in doc["checks"]:
 }
 stop_owner() {
     local pid
-    pid=$(doctor_json | python3 -c '
+    pid=$(doctor_json | /usr/bin/python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["checks"]:
     if c["check"] == "secret-service":
@@ -112,18 +112,15 @@ second=$(bash -c 'eval "$(sesame ssh-agent --print-env)"; echo "$SSH_AUTH_SOCK $
 export SSH_AUTH_SOCK=${first% *} SSH_AGENT_PID=${first#* }
 ssh-add -L | grep -q '^ssh-ed25519 ' || fail "ssh-add -L through the shared agent"
 
-step "4b. setup passkey sets up the FIDO device, or refuses naming what stops it and records nothing"
-if [ -w /dev/uhid ]; then
-    printed=$($sesame setup passkey)
-    case "$printed" in *"passkey: "*) ;; *) fail "setup passkey printed no step: $printed" ;; esac
-    $sesame setup passkey --undo
-else
-    status=0
-    $sesame setup passkey 2>"$HOME/passkey-setup.err" || status=$?
-    [ "$status" = 7 ] || fail "setup passkey without /dev/uhid exited $status: $(cat "$HOME/passkey-setup.err")"
-    grep -q '/dev/uhid.*fix: ' "$HOME/passkey-setup.err" || fail "setup passkey did not say what stops it: $(cat "$HOME/passkey-setup.err")"
-    [ ! -e "$HOME/.local/state/sesame/setup/passkey.json" ] || fail "setup passkey recorded a role it refused"
-fi
+step "4b. /dev/uhid is not a new user's: setup passkey refuses, naming the group an administrator adds them to, and records nothing"
+[ ! -w /dev/uhid ] || fail "a new user may open /dev/uhid by default: $(ls -l /dev/uhid)"
+status=0
+$sesame setup passkey 2>"$HOME/passkey-setup.err" || status=$?
+[ "$status" = 7 ] || fail "setup passkey without /dev/uhid exited $status: $(cat "$HOME/passkey-setup.err")"
+grep -q "not in the sesame-uhid group.*fix: .*sudo usermod -aG sesame-uhid $USER" "$HOME/passkey-setup.err" \
+    || fail "setup passkey did not name the command that opts the user in: $(cat "$HOME/passkey-setup.err")"
+[ ! -e "$HOME/.local/state/sesame/setup/passkey.json" ] || fail "setup passkey recorded a role it refused"
+case "$(status_of passkeys)" in "warning | "*"usermod -aG sesame-uhid $USER"*) ;; *) fail "doctor's passkeys check: $(status_of passkeys)" ;; esac
 
 step "5. sesame doctor --json: every role works; then a broken helper and a killed agent, each with its fix"
 for check in secret-service ssh-agent git vault; do

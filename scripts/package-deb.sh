@@ -14,7 +14,8 @@
 # The file layout is scripts/install.sh's (DESTDIR=staging PREFIX=/usr), so
 # the package and a from-source install never differ; this script adds what
 # Debian asks of a package: compressed man pages, the copyright and
-# changelog files, md5sums and the control file, from packaging/. The
+# changelog files, md5sums, the control file and the maintainer scripts
+# (postinst/postrm: the sesame-uhid group), from packaging/. The
 # version is the one `sesame --version` prints. Depends is what the binary
 # links (dpkg-shlibdeps) plus the libraries its core loads with dlopen
 # (libpam, libsystemd); those only some features load (tpm2-tss, OpenSSL
@@ -60,10 +61,10 @@ if readelf -d "$stage/usr/bin/sesame" | grep -Eq '\((RPATH|RUNPATH)\)|NEEDED.*li
     die "${SESAME_BINARY:-the release build} is not a --static-swift-stdlib build (it has a RUNPATH or needs libswift*)"
 fi
 
-# The passkey authenticator's /dev/uhid, opened by the user at the seat,
-# and the uhid module loaded at boot (contrib/udev says why).
+# The passkey authenticator's /dev/uhid, opened only by the members of the
+# sesame-uhid group, whom an administrator adds (contrib/udev says why);
+# no module is loaded at boot: opening the node loads uhid.
 install -D -m 0644 "$root/contrib/udev/70-sesame-uhid.rules" "$stage/usr/lib/udev/rules.d/70-sesame-uhid.rules"
-install -D -m 0644 "$root/contrib/udev/sesame-uhid.conf" "$stage/usr/lib/modules-load.d/sesame-uhid.conf"
 
 # Debian policy 12.1: man pages compressed with gzip -9 (-n: no name or date).
 gzip -9n "$stage/usr/share/man/man1/"*.1
@@ -104,7 +105,8 @@ linked=${shlibs#shlibs:Depends=}
 # Loaded with dlopen, and core: PAM checks the login password, sd-bus
 # talks to fprintd and serves the Secret Service. The versions are those
 # of the newest symbols Sesame resolves (pam_start_confdir is optional).
-depends="$linked, libpam0g (>= 0.99.7.1), libsystemd0 (>= 222)"
+# adduser: postinst creates the sesame-uhid group with addgroup.
+depends="$linked, adduser, libpam0g (>= 0.99.7.1), libsystemd0 (>= 222)"
 
 size=$(du -sk "$stage" | cut -f1)
 install -d -m 0755 "$stage/DEBIAN"
@@ -115,6 +117,8 @@ if [ -n "${MAINTAINER:-}" ]; then
 fi
 (cd "$stage" && find usr -type f | LC_ALL=C sort | xargs md5sum) > "$stage/DEBIAN/md5sums"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+# The sesame-uhid group: made on configure, removed on purge.
+install -m 0755 "$root/packaging/postinst" "$root/packaging/postrm" "$stage/DEBIAN/"
 
 mkdir -p "$root/dist"
 deb=$root/dist/sesame_${version}_${arch}.deb

@@ -8,7 +8,8 @@ import SesamePasskeys
 
 extension Doctor {
     /// Passkeys: how many the vault holds, and whether `sesame passkey
-    /// serve` can appear to browsers (`/dev/uhid` writable by this user)
+    /// serve` can appear to browsers (`/dev/uhid` writable by this user,
+    /// which the package grants only to the members of one group)
     /// and, once `setup passkey` ran, whether its unit runs. Opens the vault
     /// by its device key only, so it never prompts. Fails the run only when
     /// the role was set up.
@@ -22,7 +23,10 @@ extension Doctor {
             count = "\(stored.count) passkey\(stored.count == 1 ? "" : "s") in the vault"
             facts["count"] = String(stored.count)
         }
-        if let problem = PasskeyDeviceAccess.problem() {
+        let access = PasskeyDeviceAccess.current(device: UHIDDevice.defaultPath, group: PasskeyDeviceAccess.group)
+        facts["group"] = PasskeyDeviceAccess.group
+        facts["member"] = String(access.member)
+        if let problem = PasskeyDeviceAccess.problem(access) {
             return DoctorCheck("passkeys", setUp.contains(.passkey) ? .failed : .warning,
                                "\(count); \(problem.detail), so `sesame passkey serve` can only serve --hid-socket", fix: problem.fix, facts: facts)
         }

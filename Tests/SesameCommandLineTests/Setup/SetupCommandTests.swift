@@ -91,6 +91,28 @@ struct SetupCommandTests {
         #expect(undo.stdout.contains("passkey: not set up by sesame; nothing to undo"), "\(undo.stdout)")
     }
 
+    @Test("SPEC P, G: /dev/uhid is opt-in: a user outside sesame-uhid is refused by setup passkey with the usermod command, and doctor gives the same fix")
+    func passkeyNeedsTheGroup() async throws {
+        defer { place.remove() }
+        // Root opens any node: the group is asked of everyone else, here `nobody`.
+        let asUser: [String] = getuid() == 0 ? ["--reuid=nobody", "--regid=nogroup", "--clear-groups", SesameBinary.url.path] : [SesameBinary.url.path]
+        let user = getuid() == 0 ? "nobody" : String(cString: getpwuid(getuid())!.pointee.pw_name)
+        let run = { (arguments: [String]) in
+            try await SesameBinary.run(asUser + arguments, environment: self.place.environment, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        }
+        let usable = try await SesameBinary.run(["-c", "test -r /dev/uhid -a -w /dev/uhid"], environment: place.environment,
+                                                executable: URL(fileURLWithPath: "/bin/sh"))
+        try #require(getuid() == 0 || usable.status != 0, "this user may open /dev/uhid already")
+        let setup = try await run(["setup", "passkey"])
+        #expect(setup.status == 7, "\(setup.stdout) \(setup.stderr)")
+        #expect(setup.stderr.contains("\(user) is not in the sesame-uhid group"), "\(setup.stderr)")
+        #expect(setup.stderr.contains("fix: ") && setup.stderr.contains("sudo usermod -aG sesame-uhid \(user), then log out and in again"), "\(setup.stderr)")
+        let doctor = try await run(["doctor", "--json"])
+        let check = try #require(try Self.check("passkeys", doctor.stdout), "\(doctor.stdout) \(doctor.stderr)")
+        #expect(check.status == "warning" && check.fix?.contains("sudo usermod -aG sesame-uhid \(user)") == true, "\(doctor.stdout)")
+        #expect(check.facts?["member"] == "false", "\(doctor.stdout)")
+    }
+
     @Test("SPEC D10, G: setup secret-service writes the user's activation file, which outranks the system's: the next bus starts this sesame; --undo puts back the file that was there")
     func secretServiceActivation() async throws {
         defer { place.remove() }
