@@ -59,6 +59,9 @@ let package = Package(
 
         // dlopen shims for libsystemd (sd-bus) and libpam: nothing is linked at
         // build time, so `swift build` needs no -dev package.
+        // Linked into the test binary only: a SIGPIPE handler installed as it
+        // loads, so one write to a reader that has gone cannot kill every suite.
+        .target(name: "CSesameTestProcess"),
         .target(name: "CSesameLinux", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "SesameLinux",
@@ -186,6 +189,9 @@ let package = Package(
             dependencies: [
                 "Sesame",
                 "SesameTesting",
+                "CSesameTestProcess",
+                // TestPython: the one interpreter a test runs.
+                "SesameLinuxTesting",
                 "sesame-vault-stress",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -196,43 +202,43 @@ let package = Package(
                       "Golden/Resources5", "Golden/Resources5-main", "Golden/Resources6", "Golden/Resources7",
                       "AppLock/GoldenFixtures", "Attempts/GoldenFixtures", "DeviceKey/GoldenFixtures"]
         ),
-        .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting"]),
-        .testTarget(name: "SesameLinuxTestingTests", dependencies: ["Sesame", "SesameLinuxTesting"]),
+        .testTarget(name: "SesameTestingTests", dependencies: ["Sesame", "SesameTesting", "CSesameTestProcess"]),
+        .testTarget(name: "SesameLinuxTestingTests", dependencies: ["Sesame", "SesameLinuxTesting", "CSesameTestProcess"]),
         .testTarget(
             name: "SesameLinuxTests",
-            dependencies: ["Sesame", "SesameLinux", "SesameTesting", "SesameLinuxTesting"],
+            dependencies: ["Sesame", "SesameLinux", "SesameTesting", "SesameLinuxTesting", "CSesameTestProcess"],
             // The golden reuse tokens and sealed files, read through #filePath, never built.
             exclude: ["KernelKeyring/GoldenFixtures", "TPM/GoldenFixtures"]
         ),
         .testTarget(
             name: "SesameSecretServiceTests",
             dependencies: [
-                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting", "SesameLinuxTesting",
+                "Sesame", "SesameLinux", "SesameSecretService", "SesameTesting", "SesameLinuxTesting", "CSesameTestProcess",
                 // Known-answer tests of the DH session.
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting"]),
+        .testTarget(name: "SesameSSHTests", dependencies: ["Sesame", "SesameSSH", "SesameTesting", "CSesameTestProcess"]),
         .testTarget(
             name: "SesamePasskeysTests",
             dependencies: [
-                "Sesame", "SesamePasskeys", "SesameTesting", .product(name: "Crypto", package: "swift-crypto"),
+                "Sesame", "SesamePasskeys", "SesameTesting", "CSesameTestProcess", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting"]),
+        .testTarget(name: "SesameSecretsInUseTests", dependencies: ["Sesame", "SesameSecretsInUse", "SesameTesting", "CSesameTestProcess"]),
         .testTarget(
             name: "SesameAppleTests",
             // Crypto computes the peer's side of Secure Enclave key agreement.
-            dependencies: ["SesameApple", "Sesame", "SesameTesting", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SesameApple", "Sesame", "SesameTesting", "CSesameTestProcess", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Black-box tests of the built `sesame` binary; the dependency makes
         // `swift test` build it.
         .testTarget(
             name: "SesameCommandLineTests",
             dependencies: [
-                "sesame-cli", "git-credential-sesame", "SesameCommandLine", "SesameTesting", "SesameLinuxTesting", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
+                "sesame-cli", "git-credential-sesame", "SesameCommandLine", "SesameTesting", "SesameLinuxTesting", "CSesameTestProcess", .target(name: "SesameLinux", condition: .when(platforms: [.linux])),
                 // Only to play the attacker who edits the vault file (the attempt tests).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -74,7 +74,7 @@ public final class UHIDDevice: Sendable {
             throw HIDTransportError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         let create = UHIDEvent.create2(description).encoded ?? []
-        guard create.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == create.count else {
+        guard Self.put(create, to: descriptor) else {
             let reason = String(cString: strerror(errno))
             Glibc.close(descriptor)
             throw HIDTransportError("the kernel refused to create the HID device (\(reason))")
@@ -108,7 +108,7 @@ public final class UHIDDevice: Sendable {
         return state.withLock { state in
             // Under the lock: the reading thread closes the descriptor under it too.
             guard !state.closed else { return false }
-            return event.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == event.count
+            return Self.put(event, to: descriptor)
         }
     }
 
@@ -145,9 +145,22 @@ public final class UHIDDevice: Sendable {
 
     private static func destroy(_ descriptor: Int32) {
         if let event = UHIDEvent.destroy.encoded {
-            _ = event.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            _ = put(event, to: descriptor)
         }
         Glibc.close(descriptor)
+    }
+
+    /// Writes one whole event. `/dev/uhid` never raises SIGPIPE, but the
+    /// descriptor may be a socket (the tests' stand-in for the kernel, or
+    /// anything an app passes): there a reader that has gone must be EPIPE
+    /// for this write, never SIGPIPE for the app's process, so a socket gets
+    /// `send` with MSG_NOSIGNAL and anything else `write`.
+    private static func put(_ event: [UInt8], to descriptor: Int32) -> Bool {
+        event.withUnsafeBytes { bytes in
+            var written = Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if written < 0, errno == ENOTSOCK { written = write(descriptor, bytes.baseAddress, bytes.count) }
+            return written == bytes.count
+        }
     }
 }
 #endif

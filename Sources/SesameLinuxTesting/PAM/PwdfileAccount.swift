@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A `user:hash` line for Linux-PAM's `pam_pwdfile` (Debian `libpam-pwdfile`),
 /// so integration tests check real passwords through real PAM without
@@ -22,20 +25,42 @@ public enum PwdfileAccount {
         }
     }
 
-    private static func sha512Crypt(_ password: String) throws -> String {
+    /// The hash of `password` from `command` (openssl's by default).
+    ///
+    /// The password goes to the child's stdin over a socket pair, not a
+    /// pipe: a child that exits without reading it (openssl missing, or
+    /// refusing its arguments) then fails our `send` with EPIPE
+    /// (MSG_NOSIGNAL), where a pipe's `write` would raise SIGPIPE and end
+    /// the whole test process.
+    package static func sha512Crypt(_ password: String, command: [String] = ["openssl", "passwd", "-6", "-stdin"]) throws -> String {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw PwdfileAccountError("cannot make a socket pair for openssl's input")
+        }
+        let ours = ends[0]
+        defer { close(ours) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "passwd", "-6", "-stdin"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
+        process.arguments = command
+        let theirs = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let output = Pipe()
+        process.standardInput = theirs
         process.standardOutput = output
         try process.run()
-        input.fileHandleForWriting.write(Data((password + "\n").utf8))
-        try input.fileHandleForWriting.close()
+        try? theirs.close()
+        let bytes = Array((password + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { send(ours, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            sent += count
+        }
+        shutdown(ours, Int32(SHUT_WR))
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let hash = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, hash.hasPrefix("$6$") else {
+        guard sent == bytes.count, process.terminationStatus == 0, hash.hasPrefix("$6$") else {
             throw PwdfileAccountError("openssl passwd -6 failed (status \(process.terminationStatus)); is openssl installed?")
         }
         return hash

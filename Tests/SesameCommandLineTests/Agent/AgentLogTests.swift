@@ -40,7 +40,7 @@ struct AgentLogTests {
             print(list(s.recv(16)))
             """
         let asked = try await SesameBinary.run(["-c", script, socket, created.stdout], environment: place.environment,
-                                               executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                                               executable: URL(fileURLWithPath: TestPython.path))
         #expect(asked.stdout.contains("[0, 0, 0, 1, 5]"), "\(asked.stdout) \(asked.stderr)")
         let path = Self.log(place, "ssh-agent")
         var text = ""

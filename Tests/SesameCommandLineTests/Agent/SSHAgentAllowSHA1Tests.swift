@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `--allow-sha1` (SPEC D8): an RSA key imported with it signs
@@ -149,7 +150,7 @@ struct SSHAgentAllowSHA1Tests: VaultHomeSuite {
         let lines = try await importKeys()
         let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"))
         defer { agent.stop() }
-        let result = try await run("/usr/bin/python3", ["-c", Self.paramikoScript], environment: agent.clientEnvironment)
+        let result = try await run(TestPython.path, ["-c", Self.paramikoScript], environment: agent.clientEnvironment)
         #expect(result.status == 0, "\(result.stderr)")
         let blob = { (name: String) in lines[name]!.split(separator: " ")[1] }
         let output = Set(result.stdout.split(separator: "\n").map(String.init))

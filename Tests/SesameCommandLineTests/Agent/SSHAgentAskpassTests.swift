@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 import SesameSSH
 
@@ -45,7 +46,7 @@ struct SSHAgentAskpassTests {
         let sessionAddress = String(decoding: printed.fileHandleForReading.availableData, as: UTF8.self)
             .split(separator: "\n").first.map(String.init) ?? ""
         try #require(sessionAddress.hasPrefix("unix:"), "no session bus: \(sessionAddress)")
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        daemon.executableURL = URL(fileURLWithPath: TestPython.path)
         daemon.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", notificationLog]
         daemon.environment = ["DBUS_SESSION_BUS_ADDRESS": sessionAddress, "PATH": "/usr/bin:/bin"]
         daemon.standardOutput = FileHandle.nullDevice

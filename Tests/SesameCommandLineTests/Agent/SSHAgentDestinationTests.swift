@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `ssh-add -h` (SPEC D8): two sshd on 127.0.0.1 with different
@@ -45,12 +46,12 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         var lines = [
             "ssh-add -H '\(place.file("known_hosts"))' -h hosta '\(place.file("one"))' && echo ADDED-one",
             "ssh-add -H '\(place.file("known_hosts"))' -h hosta -h 'hosta>hostb' '\(place.file("two"))' && echo ADDED-two",
-            "echo LOCAL $(python3 '\(place.file("sign.py"))' '\(place.file("one.pub"))')",
+            "echo LOCAL $(\(TestPython.path) '\(place.file("sign.py"))' '\(place.file("one.pub"))')",
         ]
         for key in ["one", "two"] {
             let only = ["-o", "IdentitiesOnly=yes", "-o", "IdentityFile=\(place.file(key + ".pub"))"]
             let onward = SSHServer.client(only + ["-p", "\(portB)", "root@127.0.0.1", "echo \(key)-HOP-OK"])
-                + "; echo FORWARDED $(python3 '\(place.file("sign.py"))' '\(place.file("one.pub"))')"
+                + "; echo FORWARDED $(\(TestPython.path) '\(place.file("sign.py"))' '\(place.file("one.pub"))')"
             lines += [
                 SSHServer.client(only + ["-p", "\(portA)", "root@127.0.0.1", "echo \(key)-A-OK"]),
                 SSHServer.client(only + ["-p", "\(portB)", "root@127.0.0.1", "echo \(key)-B-OK"]),
@@ -154,7 +155,7 @@ struct SSHAgentDestinationTests: VaultHomeSuite {
         let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"), arguments: ["--add-access", "none"])
         defer { agent.stop() }
         try Data(Self.rawAddWithControlCharacters.utf8).write(to: URL(fileURLWithPath: place.file("add.py")))
-        let added = try await SesameBinary.run([place.file("add.py")], environment: agent.clientEnvironment, executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        let added = try await SesameBinary.run([place.file("add.py")], environment: agent.clientEnvironment, executable: URL(fileURLWithPath: TestPython.path))
         #expect(added.stdout == "add answer 6\n", "\(added.stdout) \(added.stderr)")
         let text = try await place.script(["key", "ls", "--service", "ssh"])
         #expect(text.stdout.contains("evil") && text.stdout.contains("\tto=u"), "\(text.stdout)")

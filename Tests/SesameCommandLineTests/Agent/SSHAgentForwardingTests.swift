@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `--no-forwarding` (SPEC D8): a key stored with it is neither
@@ -63,7 +64,7 @@ struct SSHAgentForwardingTests: VaultHomeSuite {
             ssh-add -L; \
             echo travels > \(place.file("m1")); ssh-keygen -Y sign -f \(place.file("travels.pub")) -n file \(place.file("m1")) >/dev/null 2>&1 && echo TRAVELS-SIGNED; \
             echo stays > \(place.file("m2")); ssh-keygen -Y sign -f \(place.file("stays.pub")) -n file \(place.file("m2")) >/dev/null 2>&1 || echo STAYS-REFUSED; \
-            python3 \(place.file("sign.py")) \(place.file("stays.pub"))
+            \(TestPython.path) \(place.file("sign.py")) \(place.file("stays.pub"))
             """
         // ssh-keygen does not ask for a key the agent does not list; a client that asks anyway gets SSH_AGENT_FAILURE.
         try Data(Self.rawSign.utf8).write(to: URL(fileURLWithPath: place.file("sign.py")))

@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `ssh-add` of RSA 2048/3072/4096, P-384 and P-521 keys that `ssh-keygen`
@@ -134,7 +135,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         for type in Self.types {
             script += "/usr/bin/ssh-add -T '\(place.file("\(type.algorithm).pub"))' 2>/dev/null; echo \(type.algorithm) $? >> '\(place.file("reference.T"))'\n"
         }
-        script += "/usr/bin/python3 '\(place.file("query.py"))' > '\(place.file("reference.query"))'\nkill -9 $agent\nwait $agent\nexit 0\n"
+        script += "\(TestPython.path) '\(place.file("query.py"))' > '\(place.file("reference.query"))'\nkill -9 $agent\nwait $agent\nexit 0\n"
         try Data(Self.queryScript.utf8).write(to: URL(fileURLWithPath: place.file("query.py")))
         let reference = try await run("/bin/sh", ["-c", script])
         #expect(reference.status == 0, "\(reference.stderr)")
@@ -217,7 +218,7 @@ struct SSHAgentKeyTypesTests: VaultHomeSuite {
         let agent = try await AgentProcess(place: place, socket: place.file("run/agent.sock"), arguments: ["--add-access", "none"], log: log)
         defer { agent.stop() }
         _ = try await addAll(agent)
-        let result = try await run("/usr/bin/python3", ["-c", Self.paramikoScript], environment: agent.clientEnvironment)
+        let result = try await run(TestPython.path, ["-c", Self.paramikoScript], environment: agent.clientEnvironment)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = Set(result.stdout.split(separator: "\n").map(String.init))
         #expect(lines.contains("keys ecdsa-sha2-nistp384 ecdsa-sha2-nistp521 ssh-rsa ssh-rsa ssh-rsa"), "\(result.stdout)")

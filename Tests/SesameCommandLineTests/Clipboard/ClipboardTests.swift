@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import Testing
 
 /// `sesame get NAME --clip` with the real `xclip` on a private `Xvfb`.
@@ -45,7 +46,7 @@ struct ClipboardTests: VaultHomeSuite {
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
             """
         let copied = try await SesameBinary.run(["-c", script, Self.xclip], environment: ["DISPLAY": display], stdin: Data(text.utf8),
-                                                executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                                                executable: URL(fileURLWithPath: TestPython.path))
         try #require(copied.status == 0, "\(copied.stderr)")
     }
 

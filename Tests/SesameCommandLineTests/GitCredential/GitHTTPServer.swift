@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 
 /// `git http-backend` behind HTTP Basic auth on 127.0.0.1, served by a small
 /// Python CGI bridge: the test's own child, killed by pid.
@@ -17,7 +18,7 @@ final class GitHTTPServer: @unchecked Sendable {
         let portFile = directory + "/port"
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: TestPython.path)
         process.arguments = [script, root, user, passwordFile, portFile]
         process.environment = ["PATH": "/usr/bin:/bin"]
         process.standardOutput = FileHandle.nullDevice

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import Testing
 
 /// `sesame key …` judged by independent programs (SPEC D7): OpenSSL verifies
@@ -179,7 +180,7 @@ struct KeyCommandTests: VaultHomeSuite {
         let publicFile = try write("kx.pem", imported.output)
         let plaintext = Data("attack at dawn, \(algorithm)".utf8)
 
-        let fromPython = try await tool("/usr/bin/python3", [script, "encrypt", publicFile], stdin: plaintext)
+        let fromPython = try await tool(TestPython.path, [script, "encrypt", publicFile], stdin: plaintext)
         expectSuccess(fromPython, "python encrypt")
         let opened = try await sesame(["key", "decrypt", "kx"], stdin: fromPython.output)
         expectSuccess(opened, "decrypt")
@@ -188,7 +189,7 @@ struct KeyCommandTests: VaultHomeSuite {
         let sealed = try await sesame(["key", "encrypt", "kx"], stdin: plaintext)
         expectSuccess(sealed, "encrypt")
         #expect(sealed.output.count == (algorithm == "x25519" ? 32 : 65) + plaintext.count + 16)
-        let byPython = try await tool("/usr/bin/python3", [script, "decrypt", keyFile], stdin: sealed.output)
+        let byPython = try await tool(TestPython.path, [script, "decrypt", keyFile], stdin: sealed.output)
         expectSuccess(byPython, "python decrypt")
         #expect(byPython.output == plaintext)
 

@@ -21,7 +21,7 @@ struct PasskeyFprintdTests {
     private func client(_ scenario: String, socket: String, place: VaultHome) async throws -> SesameBinary.Result {
         try await SesameBinary.run([PasskeyServeTests.client, socket, scenario, place.file("credential.bin")],
                                    environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
-                                   executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                                   executable: URL(fileURLWithPath: TestPython.path))
     }
 
     @Test("P1, P3: the owner's scans register and sign in; a stranger's scans sign nothing and end in an error; CANCEL ends a waiting request and its scan")

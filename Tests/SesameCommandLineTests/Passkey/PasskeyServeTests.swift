@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `sesame passkey serve --hid-socket` judged by python-fido2 (PyPI `fido2`
@@ -63,7 +64,7 @@ struct PasskeyServeTests {
         func run(_ scenario: String) async throws -> [String: Any] {
             let result = try await SesameBinary.run([PasskeyServeTests.client, socket, scenario, place.file("credential.bin")],
                                                     environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
-                                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                                                    executable: URL(fileURLWithPath: TestPython.path))
             try #require(result.status == 0, "fido2_client.py \(scenario) failed: \(result.stderr)\nserve: \(log)")
             let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
             return try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(result.stdout)")
@@ -124,7 +125,7 @@ struct PasskeyServeTests {
         try await withServer(askpassAnswer: "not my password") { server, place in
             let result = try await SesameBinary.run([Self.client, server.socket, "register", place.file("credential.bin")],
                                                     environment: ["PATH": "/usr/bin:/bin", "HOME": place.home],
-                                                    executable: URL(fileURLWithPath: "/usr/bin/python3"))
+                                                    executable: URL(fileURLWithPath: TestPython.path))
             #expect(result.status != 0 && !FileManager.default.fileExists(atPath: place.file("credential.bin")), "\(result.stdout)")
             #expect(try await place.sesame(["passkey", "ls"]).stdout.isEmpty)
         }
@@ -149,7 +150,7 @@ struct PasskeyServeTests {
 enum Fido2Python {
     static let isInstalled: Bool = {
         let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        probe.executableURL = URL(fileURLWithPath: TestPython.path)
         probe.arguments = ["-c", "import fido2.client, fido2.server"]
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice

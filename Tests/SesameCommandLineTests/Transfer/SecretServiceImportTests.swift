@@ -186,7 +186,7 @@ struct SecretServiceImportTests {
                 print(json.dumps({'status': run.returncode, 'peak': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 'stdout': run.stdout, 'stderr': run.stderr}))
                 """
             let environment = home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 }
-            let measured = try await source.run("/usr/bin/python3", ["-c", script, SesameBinary.url.path, "import", "--from-secret-service", "--no-interaction", "--json"],
+            let measured = try await source.run(TestPython.path, ["-c", script, SesameBinary.url.path, "import", "--from-secret-service", "--no-interaction", "--json"],
                                                 environment: environment)
             struct Outcome: Decodable { var status: Int32; var peak: Int; var stdout: String; var stderr: String }
             let outcome = try JSONDecoder().decode(Outcome.self, from: Data(measured.output.utf8))
@@ -201,7 +201,7 @@ struct SecretServiceImportTests {
                 collection = secretstorage.get_default_collection(connection)
                 collection.create_item(sys.argv[1], {'n': sys.argv[2]}, b'a' * int(sys.argv[3]))
                 """
-            let stored = try await source.run("/usr/bin/python3", ["-c", script, label, attribute, String(bytes)])
+            let stored = try await source.run(TestPython.path, ["-c", script, label, attribute, String(bytes)])
             #expect(stored.status == 0, "python3-secretstorage did not store \(label): \(stored.output)")
         }
         // The baseline: one 10 MiB item. What one item costs (its copies on the bus, sealed, written) is paid once either way.
@@ -278,7 +278,7 @@ struct SecretServiceImportTests {
         try await home.createVault()
         let source = try await PrivateSessionBus.start()
         defer { source.stop() }
-        let provider = try await source.startDaemon("/usr/bin/python3", ["-c", Self.hostileProvider], log: "provider.log")
+        let provider = try await source.startDaemon(TestPython.path, ["-c", Self.hostileProvider], log: "provider.log")
         defer { provider.stop() }
         var ready = false
         for _ in 0..<200 where !ready {

@@ -7,7 +7,7 @@ import Testing
 
 /// What the server's tests run, by Debian package; empty when they can run.
 let dbusServerTestsMissing: [String] = PrivateSessionBus.missingComponents
-    + ["/usr/bin/busctl", "/usr/bin/setpriv", "/usr/bin/python3"].filter { !FileManager.default.isExecutableFile(atPath: $0) }
+    + ["/usr/bin/busctl", "/usr/bin/setpriv", TestPython.path].filter { !FileManager.default.isExecutableFile(atPath: $0) }
     + (FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/jeepney") ? [] : ["python3-jeepney"])
 
 /// The sd-bus server against a real private dbus-daemon, called by clients
@@ -88,7 +88,7 @@ struct DBusServerTests {
                 signal = conn.recv_until_filtered(signals, timeout=10)
                 print('signal', signal.header.fields[3] if 3 in signal.header.fields else '', signal.body)
             """
-        let result = try await bus.run("/usr/bin/python3", ["-c", script, server.uniqueName])
+        let result = try await bus.run(TestPython.path, ["-c", script, server.uniqueName])
         await server.stop()
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("reply method_return"), "\(result.output)")
@@ -109,8 +109,8 @@ struct DBusServerTests {
             reply = conn.send_and_get_reply(new_method_call(DBusAddress('/test', bus_name=sys.argv[1], interface='org.example.Test'), 'Echo', 's', ('hi',)))
             print(reply.header.message_type.name, reply.header.fields.get(4), reply.body)
             """
-        let refused = try await bus.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c", script, server.uniqueName])
-        let allowed = try await bus.run("/usr/bin/python3", ["-c", script, server.uniqueName])
+        let refused = try await bus.run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", TestPython.path, "-c", script, server.uniqueName])
+        let allowed = try await bus.run(TestPython.path, ["-c", script, server.uniqueName])
         await server.stop()
         #expect(refused.status == 0, "\(refused.output)")
         #expect(refused.output.contains("error org.freedesktop.DBus.Error.AccessDenied ('only uid \(geteuid()) is served; the caller is uid 65534',)"), "\(refused.output)")
@@ -132,7 +132,7 @@ struct DBusServerTests {
             reply = conn.send_and_get_reply(new_method_call(address, 'Get', 'ss', ('org.example.Test', 'Colour')), timeout=5)
             print(reply.header.message_type.name, reply.header.fields.get(4), reply.body)
             """
-        let result = try await bus.run("/usr/bin/python3", ["-c", script, server.uniqueName])
+        let result = try await bus.run(TestPython.path, ["-c", script, server.uniqueName])
         // The prefix is still served after the refusal.
         let inside = try await bus.run("/usr/bin/busctl", ["--address=\(bus.address)", "get-property", server.uniqueName, "/test",
                                                           "org.example.Test", "Colour"])
@@ -158,7 +158,7 @@ struct DBusServerTests {
             conn.send_and_get_reply(new_method_call(DBusAddress('/test', bus_name=sys.argv[1], interface='org.example.Test'), 'Echo', 's', ('x',)))
             print(conn.unique_name)
             """
-        let result = try await bus.run("/usr/bin/python3", ["-c", script, server.uniqueName])
+        let result = try await bus.run(TestPython.path, ["-c", script, server.uniqueName])
         let name = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         for _ in 0..<500 where !vanished.withLock({ $0.contains(name) }) {
             try await Task.sleep(for: .milliseconds(10))

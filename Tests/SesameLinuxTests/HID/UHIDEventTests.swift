@@ -1,7 +1,9 @@
 import Foundation
 #if os(Linux)
+import CSesameTestProcess
 import Glibc
 @testable import SesameLinux
+import SesameLinuxTesting
 import Testing
 
 /// The `/dev/uhid` events against linux/uhid.h's layout, the FIDO report
@@ -112,18 +114,21 @@ struct UHIDEventTests {
     }
 
     @Test("P5: python-fido2's own parser, the one its Linux enumerator runs on a hidraw device's descriptor, finds a FIDO device with 64-byte reports",
-          .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/python3"), "needs python3 with python-fido2 2.x"))
+          .enabled(if: FileManager.default.fileExists(atPath: TestPython.path), "needs \(TestPython.path) with python-fido2 2.x"))
     func descriptorAsPythonFido2ReadsIt() throws {
         let hex = FIDOReportDescriptor.bytes.map { String(format: "%02x", $0) }.joined()
         let parser = Process()
-        parser.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        parser.executableURL = URL(fileURLWithPath: TestPython.path)
         parser.arguments = ["-c", "import sys; from fido2.hid.base import parse_report_descriptor as p; print(*p(bytes.fromhex(sys.argv[1])))", hex]
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         parser.standardOutput = output
+        parser.standardError = errors
         try parser.run()
-        parser.waitUntilExit()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(parser.terminationStatus == 0 && printed == "64 64\n", "python-fido2 (pip install fido2) read: \(printed)")
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        parser.waitUntilExit()
+        #expect(parser.terminationStatus == 0 && printed == "64 64\n",
+                "python-fido2 for \(TestPython.path) (`\(TestPython.path) -m pip install 'fido2>=2,<3'`) read: \(printed) \(complaint)")
     }
 
     @Test("P5: opening a missing /dev/uhid fails with an error naming it and saying to load the module")
@@ -165,6 +170,28 @@ struct UHIDEventTests {
         #expect(read(kernel, &buffer, buffer.count) == Self.eventSize && buffer[0] == 1)
         #expect(read(kernel, &buffer, buffer.count) == 0, "the descriptor is closed")
         #expect(!device.send(report))
+    }
+
+    @Test("P5: a kernel end that has gone makes the device's writes fail, raising no SIGPIPE on the reading thread or the caller's (issue 44)")
+    func kernelGoneRaisesNoSIGPIPE() async throws {
+        // A stream socket: a SEQPACKET peer that has gone answers ECONNRESET,
+        // a stream's answers EPIPE and, to `write`, SIGPIPE.
+        var ends: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+        let onProductThreads = sesame_test_process_sigpipes_on_sesame_threads()
+        let device = try UHIDDevice(descriptor: ends[0], name: "Sesame passkey")
+        var buffer = [UInt8](repeating: 0, count: 2 * Self.eventSize)
+        #expect(read(ends[1], &buffer, buffer.count) > 0)
+        close(ends[1])
+        // The reading thread sees the end, and destroys the device: a write
+        // (UHID_DESTROY) to a reader that has gone.
+        var reports = device.reports.makeAsyncIterator()
+        #expect(await reports.next() == nil)
+        let onThisThread = sesame_test_process_sigpipes_on_this_thread()
+        #expect(!device.send([UInt8](repeating: 7, count: 64)))
+        #expect(sesame_test_process_sigpipes_on_this_thread() == onThisThread, "send raised SIGPIPE on the caller's thread")
+        #expect(sesame_test_process_sigpipes_on_sesame_threads() == onProductThreads, "the uhid thread raised SIGPIPE")
     }
 }
 #endif

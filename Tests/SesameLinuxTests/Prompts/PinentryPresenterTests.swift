@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import Synchronization
 import Testing
 
@@ -41,7 +42,7 @@ struct PinentryPresenterTests {
         var pidFile: String { directory.appendingPathComponent("pid").path }
 
         init(getpin: String, before: String = "", start: String = "") throws {
-            let python = "/usr/bin/python3"
+            let python = TestPython.path
             try #require(FileManager.default.isExecutableFile(atPath: python), "python3 is needed for the scripted pinentry")
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

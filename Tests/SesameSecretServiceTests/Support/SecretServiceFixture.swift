@@ -10,7 +10,7 @@ import Testing
 /// `org.freedesktop.secrets`, over an in-memory store; clients run as
 /// children with `DBUS_SESSION_BUS_ADDRESS` pointing at it.
 struct SecretServiceFixture {
-    static let python = "/usr/bin/python3"
+    static let python = TestPython.path
     static let secretTool = "/usr/bin/secret-tool"
 
     /// What the suites need, by Debian package; empty when they can run.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Sesame
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 
@@ -86,7 +87,7 @@ struct VaultDatabaseTests {
         // used as it is rather than rebuilt on opening, as when eight `sesame
         // otp` runs start together.
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.executableURL = URL(fileURLWithPath: TestPython.path)
         holder.arguments = ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM sqlite_master').fetchall(); print('ready', flush=True); sys.stdin.read()", path]
         let input = Pipe(), output = Pipe()
         holder.standardInput = input

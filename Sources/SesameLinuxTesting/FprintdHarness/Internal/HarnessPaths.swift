@@ -2,7 +2,7 @@ import Foundation
 
 /// The programs the harness runs, and the checks for whether they exist.
 enum HarnessPaths {
-    static let python = "/usr/bin/python3"
+    static let python = TestPython.path
     static let fprintd = "/usr/libexec/fprintd"
     static let fprintdEnroll = "/usr/bin/fprintd-enroll"
     static let fprintdVerify = "/usr/bin/fprintd-verify"

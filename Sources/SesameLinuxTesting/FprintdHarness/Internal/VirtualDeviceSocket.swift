@@ -38,7 +38,7 @@ enum VirtualDeviceSocket {
         }
     }
 
-    private enum Attempt {
+    enum Attempt: Equatable {
         case sent
         case tryAgain(Int32)
         case failed(Int32)
@@ -71,7 +71,7 @@ enum VirtualDeviceSocket {
         }
     }
 
-    private static func attempt(_ command: String, path: String) -> Attempt {
+    static func attempt(_ command: String, path: String) -> Attempt {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return .failed(errno) }
         defer { close(fd) }
@@ -82,7 +82,10 @@ enum VirtualDeviceSocket {
         var bytes = Array(command.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            // MSG_NOSIGNAL: a reader that closed the connection is EPIPE for
+            // this send; `write` would raise SIGPIPE, which kills the test
+            // process (issue 44: every suite died 15 s into a run).
+            let written = bytes.withUnsafeMutableBytes { Foundation.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if written < 0 {
                 // The reader closed this connection before reading it (it
                 // takes one connection at a time, and may still be finishing
