@@ -17,7 +17,7 @@ import FuzzSupport
 @_spi(Testing) import SesamePasskeys
 
 private struct EchoHandler: CTAPHIDMessageHandler {
-    func cbor(_ request: [UInt8], channel: UInt32, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
+    func cbor(_ request: [UInt8], from requester: CTAPHIDRequester, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
         status(.userPresenceNeeded)
         await Task.yield()
         return [0x00] + request

@@ -8,11 +8,11 @@ extension CTAP2Authenticator: CTAPHIDMessageHandler {
         0xF3, 0x94, 0x5A, 0x32, 0xDD, 0x08, 0x49, 0x28, 0xA6, 0x7E, 0x18, 0x60, 0x26, 0x44, 0xE4, 0x78,
     ]
 
-    public func cbor(_ request: [UInt8], channel: UInt32, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
+    public func cbor(_ request: [UInt8], from requester: CTAPHIDRequester, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
         let previous = lastRequest
         let answer = Task {
             await previous?.value
-            return await handle(request) { keepalive in
+            return await handle(request, from: requester) { keepalive in
                 status(keepalive == .upNeeded ? .userPresenceNeeded : .processing)
             }
         }

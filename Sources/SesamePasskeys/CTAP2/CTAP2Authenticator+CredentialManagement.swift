@@ -12,24 +12,27 @@ extension CTAP2Authenticator {
     /// needs a pinUvAuthToken with the `cm` permission over subCommand ‖
     /// subCommandParams. updateUserInformation answers
     /// `CTAP2_ERR_INVALID_SUBCOMMAND`: a stored passkey's user is changed by
-    /// making it anew, never by a client.
-    func credentialManagement(_ parameters: CTAP2Parameters) async throws -> CBORValue? {
+    /// making it anew, never by a client. An enumeration is continued only
+    /// by the `requester` that began it.
+    func credentialManagement(_ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?) async throws -> CBORValue? {
         let subCommand = try parameters.required(1, \.intValue)
         let subCommandParameters = try parameters.optionalMap(2)
         let pinUvAuthProtocol = try parameters.optional(3, \.intValue)
         let pinUvAuthParam = try parameters.optional(4, \.bytesValue)
         switch subCommand {
         case 0x03, 0x05:  // enumerateRPsGetNextRP, enumerateCredentialsGetNextCredential
-            guard let pending = pendingEnumeration, pending.next == subCommand, let item = pending.items.first else {
+            guard let pending = pendingEnumeration, pending.requester == requester else { throw CTAP2Status.notAllowed }
+            guard pending.next == subCommand, let item = pending.items.first else {
                 pendingEnumeration = nil
                 throw CTAP2Status.notAllowed
             }
-            pendingEnumeration = pending.items.count > 1 ? (next: subCommand, items: Array(pending.items.dropFirst())) : nil
+            pendingEnumeration = pending.items.count > 1
+                ? (requester: requester, next: subCommand, items: Array(pending.items.dropFirst())) : nil
             return item
         case 0x01, 0x02, 0x04, 0x06, 0x07: break
         default: throw CTAP2Status.invalidSubcommand
         }
-        pendingEnumeration = nil
+        if pendingEnumeration?.requester == requester { pendingEnumeration = nil }
         guard let pinUvAuthParam else { throw CTAP2Status.puatRequired }
         let message = [UInt8(subCommand)] + (subCommandParameters.map { CBORValue.map($0.map).encoded } ?? [])
         let token = try verifyToken(
@@ -48,14 +51,14 @@ extension CTAP2Authenticator {
                 if let name = credential.creation.relyingPartyName { rp["name"] = .text(name) }
                 relyingParties.append(.map([3: .map(rp), 4: .bytes(Self.hash(credential.creation.relyingPartyID))]))
             }
-            return try startEnumeration(relyingParties, next: 0x03, totalKey: 5)
+            return try startEnumeration(relyingParties, next: 0x03, totalKey: 5, for: requester)
         case 0x04:  // enumerateCredentialsBegin
             let rpIDHash = try subCommandParameters?.required(1, \.bytesValue)
             guard let rpIDHash else { throw CTAP2Status.missingParameter }
             let items = try credentials.filter { Self.hash($0.creation.relyingPartyID) == rpIDHash }.map { credential throws(CTAP2Status) in
                 try Self.credentialItem(credential)
             }
-            return try startEnumeration(items, next: 0x05, totalKey: 9)
+            return try startEnumeration(items, next: 0x05, totalKey: 9, for: requester)
         case 0x06:  // deleteCredential
             let descriptor = try subCommandParameters?.requiredMap(2)
             guard let id = try descriptor?.required("id", \.bytesValue) else { throw CTAP2Status.missingParameter }
@@ -68,11 +71,14 @@ extension CTAP2Authenticator {
     }
 
     /// The first of `items` with their total under `totalKey`, keeping the
-    /// rest for the subcommand `next`; none is `CTAP2_ERR_NO_CREDENTIALS`.
-    private func startEnumeration(_ items: [CBORValue], next: Int, totalKey: Int) throws(CTAP2Status) -> CBORValue {
+    /// rest for the subcommand `next` from `requester`; none is
+    /// `CTAP2_ERR_NO_CREDENTIALS`.
+    private func startEnumeration(_ items: [CBORValue], next: Int, totalKey: Int, for requester: CTAPHIDRequester?) throws(CTAP2Status)
+        -> CBORValue
+    {
         guard case .map(var first)? = items.first else { throw .noCredentials }
         first[.int(totalKey)] = .int(items.count)
-        pendingEnumeration = items.count > 1 ? (next: next, items: Array(items.dropFirst())) : nil
+        pendingEnumeration = items.count > 1 ? (requester: requester, next: next, items: Array(items.dropFirst())) : nil
         return .map(first)
     }
 

@@ -20,7 +20,9 @@ extension CTAP2Authenticator {
     /// nor UV, the token is not spent and no hmac-secret output is given:
     /// only an act of the owner makes a sign-in or a PRF output (SPEC P2),
     /// so one scan cannot be replayed into many.
-    func getAssertion(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> CBORValue {
+    func getAssertion(_ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void)
+        async throws -> CBORValue
+    {
         let relyingPartyID = try Self.relyingPartyID(try parameters.required(1, \.textValue))
         let clientDataHash = try parameters.clientDataHash(2)
         let allowList = try parameters.credentialIDs(3) ?? []
@@ -61,8 +63,9 @@ extension CTAP2Authenticator {
         }
         let selecting = allowList.isEmpty && credentials.count > 1
         if selecting {
+            endAssertions()  // another requester's, which this one replaces
             pendingAssertions = PendingAssertions(
-                credentials: Array(credentials.dropFirst()), relyingPartyID: relyingPartyID, clientDataHash: clientDataHash,
+                requester: requester, credentials: Array(credentials.dropFirst()), relyingPartyID: relyingPartyID, clientDataHash: clientDataHash,
                 hmacSecret: hmacSecret, flags: flags, context: ceremony, ownsContext: !isTokens, answered: now())
         }
         do {
@@ -80,11 +83,12 @@ extension CTAP2Authenticator {
 
     /// authenticatorGetNextAssertion (CTAP 2.1 §6.3): the next credential of
     /// the last getAssertion without allowList, signed under that
-    /// ceremony's verification; `CTAP2_ERR_NOT_ALLOWED` when there is none
-    /// or 30 seconds passed.
-    func getNextAssertion() async throws -> CBORValue {
-        guard var pending = pendingAssertions, !pending.credentials.isEmpty,
-            case let age = now().timeIntervalSince(pending.answered), age >= 0, age < Self.assertionStateLimit
+    /// ceremony's verification; `CTAP2_ERR_NOT_ALLOWED` when there is none,
+    /// 30 seconds passed, or `requester` is not the one that sent it.
+    func getNextAssertion(from requester: CTAPHIDRequester?) async throws -> CBORValue {
+        guard var pending = pendingAssertions, pending.requester == requester else { throw CTAP2Status.notAllowed }
+        guard !pending.credentials.isEmpty, case let age = now().timeIntervalSince(pending.answered), age >= 0,
+            age < Self.assertionStateLimit
         else {
             endAssertions()
             throw CTAP2Status.notAllowed

@@ -41,9 +41,10 @@ public actor CTAP2Authenticator {
     var token: PinUvAuthToken?
     /// What getNextAssertion continues.
     var pendingAssertions: PendingAssertions?
-    /// What enumerateRPsGetNextRP and enumerateCredentialsGetNextCredential continue.
-    /// (the subcommand that continues, the items left).
-    var pendingEnumeration: (next: Int, items: [CBORValue])?
+    /// What enumerateRPsGetNextRP and enumerateCredentialsGetNextCredential
+    /// continue: the requester that began it, the subcommand that
+    /// continues, the items left.
+    var pendingEnumeration: (requester: CTAPHIDRequester?, next: Int, items: [CBORValue])?
     /// The request answered last, which the next one waits for: hosts on
     /// several transports (socket connections) take turns, so one's prompt
     /// never interleaves with another's token or getNextAssertion state.
@@ -79,26 +80,33 @@ public actor CTAP2Authenticator {
     ///
     /// - Parameters:
     ///   - request: The command byte and its CBOR parameters.
+    ///   - requester: Who sent it: what a request begins (getNextAssertion's
+    ///     credentials, a credential enumeration) is continued only by the
+    ///     same requester; another one is answered `CTAP2_ERR_NOT_ALLOWED`
+    ///     and leaves it alone. `nil` for a caller that serves one host.
     ///   - status: Told ``CTAP2Keepalive/upNeeded`` before the request waits
     ///     for the owner, so the transport can send KEEPALIVE.
     /// - Returns: The status byte, then the response's CBOR when it is
     ///   ``CTAP2Status/ok`` and the command has one.
-    public func handle(_ request: [UInt8], status: @Sendable (CTAP2Keepalive) -> Void) async -> [UInt8] {
+    public func handle(_ request: [UInt8], from requester: CTAPHIDRequester? = nil, status: @Sendable (CTAP2Keepalive) -> Void) async
+        -> [UInt8]
+    {
         guard let command = request.first else { return [CTAP2Status.invalidLength.rawValue] }
-        if command != 0x08 { endAssertions() }  // §6.3: any other command ends getNextAssertion's state
-        if command != 0x0A, command != 0x41 { pendingEnumeration = nil }
+        // §6.3: any other command ends getNextAssertion's state; another requester's never touches it.
+        if command != 0x08, pendingAssertions?.requester == requester { endAssertions() }
+        if command != 0x0A, command != 0x41, pendingEnumeration?.requester == requester { pendingEnumeration = nil }
         do {
             guard request.count <= Self.maximumMessageSize else { throw CTAP2Status.requestTooLarge }
             let parameters = try CTAP2Parameters(decoding: request.dropFirst())
             let response: CBORValue?
             switch command {
             case 0x01: response = try await makeCredential(parameters, status: status)
-            case 0x02: response = try await getAssertion(parameters, status: status)
+            case 0x02: response = try await getAssertion(parameters, from: requester, status: status)
             case 0x04: response = info
             case 0x06: response = try await clientPIN(parameters, status: status)
             case 0x07: throw CTAP2Status.notAllowed  // reset: deleting every passkey is `sesame passkey rm`, never a client's
-            case 0x08: response = try await getNextAssertion()
-            case 0x0A, 0x41: response = try await credentialManagement(parameters)
+            case 0x08: response = try await getNextAssertion(from: requester)
+            case 0x0A, 0x41: response = try await credentialManagement(parameters, from: requester)
             case 0x0B:
                 try await verifyOwner(for: "", reason: "Select this authenticator", status: status).invalidate()
                 response = nil

@@ -14,15 +14,16 @@ public protocol CTAPHIDMessageHandler: Sendable {
     /// - Parameters:
     ///   - request: The CTAP2 command byte followed by its CBOR parameters
     ///     (at least one byte, at most 7609).
-    ///   - channel: The CTAPHID channel it came on, for a handler that tells
-    ///     clients apart; answering on it is the server's work.
+    ///   - requester: The connection and CTAPHID channel it came on: state
+    ///     a request begins belongs to its requester; answering on the
+    ///     channel is the server's work.
     ///   - status: Sets what the keepalives say from now on, e.g.
     ///     ``CTAPHIDKeepaliveStatus/userPresenceNeeded`` while a prompt waits.
     /// - Returns: The CTAP2 response: a status byte, then CBOR when the
     ///   status is success. Over 7609 bytes it cannot be framed, and the host
     ///   gets CTAPHID's `ERR_OTHER` instead.
     func cbor(
-        _ request: [UInt8], channel: UInt32, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void
+        _ request: [UInt8], from requester: CTAPHIDRequester, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void
     ) async -> [UInt8]
 
     /// Shows the device to the user (CTAPHID `WINK`, §11.2.9.2.1): a

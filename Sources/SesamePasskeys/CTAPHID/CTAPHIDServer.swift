@@ -22,6 +22,9 @@ public actor CTAPHIDServer {
     public nonisolated let reports: AsyncStream<[UInt8]>
     private let output: AsyncStream<[UInt8]>.Continuation
     private let handler: any CTAPHIDMessageHandler
+    /// This server's connection number, for ``CTAPHIDRequester``.
+    private let connection: UInt64
+    private static let connections = Locked<UInt64>(0)
     private let timing: CTAPHIDTiming
     private var channels: CTAPHIDChannels
     private var closed = false
@@ -61,6 +64,10 @@ public actor CTAPHIDServer {
     ///   - channels: The channel state to start from.
     package init(handler: some CTAPHIDMessageHandler, timing: CTAPHIDTiming, channels: CTAPHIDChannels) {
         self.handler = handler
+        connection = Self.connections.withLock { count in
+            count += 1
+            return count
+        }
         self.timing = timing
         self.channels = channels
         (reports, output) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingOldest(4096))
@@ -122,8 +129,9 @@ public actor CTAPHIDServer {
 
     private func start(transaction: UInt64, channel: UInt32, request: [UInt8]) {
         let status = Locked(CTAPHIDKeepaliveStatus.processing)
+        let requester = CTAPHIDRequester(connection: connection, channel: channel)
         work[transaction] = Task { [handler] in
-            let response = await handler.cbor(request, channel: channel) { new in status.withLock { $0 = new } }
+            let response = await handler.cbor(request, from: requester) { new in status.withLock { $0 = new } }
             self.finished(transaction: transaction, response: response)
         }
         let (interval, sleep) = (timing.keepaliveInterval, timing.sleep)

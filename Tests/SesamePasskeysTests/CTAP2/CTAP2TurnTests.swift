@@ -18,13 +18,13 @@ struct CTAP2TurnTests {
         let finished = Finished()
         let authenticator = harness.authenticator
         let first = Task {
-            let answer = await authenticator.cbor([0x0B], channel: 1) { _ in }
+            let answer = await authenticator.cbor([0x0B], from: CTAPHIDRequester(connection: 1, channel: 1)) { _ in }
             await finished.add("first")
             return answer
         }
         while await harness.store.prompts.isEmpty { await Task.yield() }
         let second = Task {
-            let answer = await authenticator.cbor([0x04], channel: 2) { _ in }
+            let answer = await authenticator.cbor([0x04], from: CTAPHIDRequester(connection: 2, channel: 2)) { _ in }
             await finished.add("second")
             return answer
         }

@@ -81,7 +81,7 @@ final class GatedHandler: CTAPHIDMessageHandler {
 
     var cancellations: Int { state.withLock { $0.cancelled } }
 
-    func cbor(_ request: [UInt8], channel: UInt32, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
+    func cbor(_ request: [UInt8], from requester: CTAPHIDRequester, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
         status(state.withLock { $0.status })
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -9,6 +9,8 @@ import Sesame
 /// 2.1 §6.3): the remaining credentials in order, and the ceremony's
 /// authorised context, so they are signed without asking again.
 struct PendingAssertions {
+    /// Who sent the getAssertion: only it continues.
+    let requester: CTAPHIDRequester?
     var credentials: [PasskeyCredential]
     let relyingPartyID: String
     let clientDataHash: [UInt8]
