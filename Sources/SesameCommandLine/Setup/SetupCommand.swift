@@ -45,20 +45,30 @@ struct SetupCommand: AsyncParsableCommand {
                 }
                 var record = try SetupRecord.load(recordPath) ?? SetupRecord()
                 let steps = SetupSteps(directories: directories, environment: environment)
-                switch role {
-                case .secretService:
-                    #if os(Linux)
-                    try await SecretServiceSetup(steps: steps, options: options, busAddress: busAddress).run(&record)
-                    #else
-                    throw CommandFailure(status: .notAvailable, message: "the Secret Service is a Linux desktop's; on macOS the Keychain is already the vault")
-                    #endif
-                case .sshAgent: try await SSHAgentSetup(steps: steps).run(&record)
-                case .git: try await GitSetup(steps: steps).run(&record)
-                case .passkey: try await PasskeySetup(steps: steps).run(&record)
+                do {
+                    try await setUp(role, steps: steps, record: &record)
+                } catch {
+                    // What was changed before the failure stays undoable.
+                    if !record.undo.isEmpty { try? record.save(recordPath) }
+                    throw error
                 }
                 // Saved even with nothing to undo: the record says the role was set up, which `doctor` holds it to.
                 try record.save(recordPath)
             }
+        }
+    }
+
+    private func setUp(_ role: SetupRole, steps: SetupSteps, record: inout SetupRecord) async throws {
+        switch role {
+        case .secretService:
+            #if os(Linux)
+            try await SecretServiceSetup(steps: steps, options: options, busAddress: busAddress).run(&record)
+            #else
+            throw CommandFailure(status: .notAvailable, message: "the Secret Service is a Linux desktop's; on macOS the Keychain is already the vault")
+            #endif
+        case .sshAgent: try await SSHAgentSetup(steps: steps).run(&record)
+        case .git: try await GitSetup(steps: steps).run(&record)
+        case .passkey: try await PasskeySetup(steps: steps).run(&record)
         }
     }
 }

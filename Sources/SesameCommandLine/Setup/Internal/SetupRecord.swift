@@ -10,8 +10,12 @@ import Sesame
 /// there before Sesame, never Sesame's own setting.
 struct SetupRecord: Codable, Sendable {
     enum Undo: Codable, Sendable, Equatable {
-        /// Put the file back as it was: `previous` is its text, or `nil` when there was none.
-        case restoreFile(path: String, previous: String?)
+        /// Put the file back as it was: `previous` is its text, or `nil` when
+        /// there was none, and `mode` its permission bits; `written` is the
+        /// digest of what setup wrote last (``SetupFile/digest(_:)``), so
+        /// `--undo` leaves a file the user changed since. Records older than
+        /// `mode` and `written` lack them.
+        case restoreFile(path: String, previous: String?, mode: UInt32? = nil, written: String? = nil)
         /// Set git's global `credential.helper` back to these values (none: unset).
         case restoreGitHelpers([String])
         /// Run `systemctl --user` with these arguments.
@@ -24,7 +28,7 @@ struct SetupRecord: Codable, Sendable {
     func covers(_ step: Undo) -> Bool {
         undo.contains { recorded in
             switch (recorded, step) {
-            case (.restoreFile(let a, _), .restoreFile(let b, _)): a == b
+            case (.restoreFile(let a, _, _, _), .restoreFile(let b, _, _, _)): a == b
             case (.restoreGitHelpers, .restoreGitHelpers): true
             case (.systemctl(let a), .systemctl(let b)): a == b
             default: false
@@ -34,6 +38,18 @@ struct SetupRecord: Codable, Sendable {
 
     mutating func add(_ step: Undo) {
         if !covers(step) { undo.append(step) }
+    }
+
+    /// Records that setup wrote `text` to `path`: the first time with what
+    /// was there before; again, only the digest of what it wrote now.
+    mutating func wrote(_ text: String, to path: String, replacing previous: SetupFile.Contents?) {
+        let digest = SetupFile.digest(text)
+        if let index = undo.firstIndex(where: { if case .restoreFile(path, _, _, _) = $0 { true } else { false } }),
+           case .restoreFile(_, let before, let mode, _) = undo[index] {
+            undo[index] = .restoreFile(path: path, previous: before, mode: mode, written: digest)
+        } else {
+            undo.append(.restoreFile(path: path, previous: previous?.text, mode: previous.map { UInt32($0.mode) }, written: digest))
+        }
     }
 
     static func load(_ path: String) throws(CommandFailure) -> SetupRecord? {

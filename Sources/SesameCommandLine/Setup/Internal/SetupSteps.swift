@@ -15,26 +15,18 @@ struct SetupSteps: Sendable {
         print("\(role.rawValue): \(line)")
     }
 
-    /// Writes `text` to `path` (0644, folders made), keeping what was there
-    /// first for `--undo`. Returns `false` when the file already says it.
+    /// Writes `text` to `path`, keeping what was there first for `--undo`:
+    /// a new file is 0644, a replaced one keeps its mode (never wider than
+    /// 0644). Returns `false` when the file already says it.
+    /// - Throws: ``CommandFailure`` when a link or anything but a text file
+    ///   is there: it is left untouched (``SetupFile/read(_:)``).
     @discardableResult
     func write(_ text: String, to path: String, record: inout SetupRecord) throws -> Bool {
-        let previous = try? String(contentsOfFile: path, encoding: .utf8)
-        if previous == text { return false }
-        record.add(.restoreFile(path: path, previous: previous))
-        try Self.writeFile(text, to: path)
+        let previous = try SetupFile.read(path)
+        if previous?.text == text { return false }
+        record.wrote(text, to: path, replacing: previous)
+        try SetupFile.replace(path, with: text, mode: previous.map { $0.mode & SetupFile.newMode } ?? SetupFile.newMode)
         return true
-    }
-
-    static func writeFile(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            chmod(path, 0o644)
-        } catch {
-            throw CommandFailure(status: .failure, message: "cannot write \(path): \(error.localizedDescription)")
-        }
     }
 
     /// Runs `systemctl --user ARGUMENTS`, failing with its message.
@@ -65,6 +57,29 @@ struct SetupSteps: Sendable {
         say(role, "enabled \(unit): \(done)")
     }
 
+    /// Puts `path` back as it was before setup, unless it is no longer what
+    /// setup wrote (the user changed it, or put a link there): that is left
+    /// as it is. Says which.
+    static func restore(_ path: String, previous: String?, mode: UInt32?, written: String?) throws -> String {
+        let shown = path.escapingControlCharacters()
+        let current: SetupFile.Contents?
+        do { current = try SetupFile.read(path) } catch {
+            return "left \(shown) as it is: it is no longer the file setup wrote (\(error.message))"
+        }
+        if let current, let written, SetupFile.digest(current.text) != written {
+            return "left \(shown) as it is: it changed since `sesame setup` wrote it, so what was there before is not put back"
+        }
+        guard let previous else {
+            if current != nil && unlink(path) != 0 && errno != ENOENT {
+                throw CommandFailure(status: .failure, message: "cannot remove \(shown): \(String(cString: strerror(errno)))")
+            }
+            return "removed \(shown)"
+        }
+        // Its own mode again; a record from before modes were kept gets the narrowest that still works.
+        try SetupFile.replace(path, with: previous, mode: mode.map { mode_t($0) & 0o777 } ?? 0o600)
+        return "restored \(shown)"
+    }
+
     /// `sesame setup ROLE --undo`: runs the recorded steps, last first, then forgets the record.
     static func undo(_ role: SetupRole, recordPath: String, environment: [String: String]) async throws {
         guard let record = try SetupRecord.load(recordPath) else {
@@ -73,11 +88,8 @@ struct SetupSteps: Sendable {
         }
         for step in record.undo.reversed() {
             switch step {
-            case .restoreFile(let path, let previous?):
-                try writeFile(previous, to: path)
-                print("\(role.rawValue): restored \(path)")
-            case .restoreFile(let path, nil):
-                if unlink(path) == 0 || errno == ENOENT { print("\(role.rawValue): removed \(path)") }
+            case .restoreFile(let path, let previous, let mode, let written):
+                print("\(role.rawValue): \(try restore(path, previous: previous, mode: mode, written: written))")
             case .restoreGitHelpers(let helpers):
                 try await GitSetup.setHelpers(helpers, environment: environment)
                 print("\(role.rawValue): credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
