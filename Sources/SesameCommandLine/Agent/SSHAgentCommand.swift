@@ -86,16 +86,10 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
             }
             let vault = try await options.open(machine)
-            let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let agent = SSHAgent(
                 sources: [VaultKeySource(vault: vault, service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))],
                 configuration: .init(log: { StandardError.write($0 + "\n") })
-            ) {
-                let context = AuthenticationContext(authenticators)
-                context.reuseDuration = TimeInterval(reuse)
-                context.interactionNotAllowed = noInteraction
-                return context
-            }
+            ) { [context = options.daemonContext(machine)] in context() }
             let limits = SSHAgentServer.Limits(maximumConnections: maxConnections, frameTimeout: .milliseconds(Int64(frameTimeout * 1000)))
             let server: SSHAgentServer
             do {

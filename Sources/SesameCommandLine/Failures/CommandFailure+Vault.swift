@@ -30,8 +30,18 @@ extension CommandFailure {
         case .invalidName: .invalidName
         case .duplicateItem, .ioError, .success: .failure
         }
-        self.init(status: status, message: error.message)
+        guard status == .notInteractive else {
+            self.init(status: status, message: error.message)
+            return
+        }
+        // Say where a prompt could have appeared: with nothing to show one
+        // on, nothing is asked of the owner (no unseen scan, SPEC A5).
+        self.init(status: status, message: error.message + "; " + Self.whereAPromptCanShow)
     }
+
+    /// What lets `sesame` ask the owner, for a refusal that needed a prompt.
+    static let whereAPromptCanShow = "a prompt needs a terminal, or a desktop (DISPLAY or WAYLAND_DISPLAY, for pinentry or SSH_ASKPASS), "
+        + "or the session bus (DBUS_SESSION_BUS_ADDRESS) to be shown on, and no --no-interaction"
 
     /// There is no vault at `path`: exit 3 ("not found"), as for an item.
     static func noVault(at path: String) -> CommandFailure {

@@ -79,12 +79,28 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// A context for item prompts, honouring `--no-interaction` and Ctrl-C.
+    ///
+    /// The machine's own context: where nothing can show a prompt (no
+    /// terminal, display or session bus), it is not interactive, so a
+    /// finger item fails with exit 10 instead of claiming the reader and
+    /// completing on a touch the owner meant for something else (SPEC A5).
     func context(_ machine: LinuxMachine) -> AuthenticationContext {
-        let context = AuthenticationContext(machine.authenticators)
-        context.interactionNotAllowed = noInteraction
-        context.reuseDuration = TimeInterval(reuse)
+        let context = daemonContext(machine)()
         Interrupt.cancel(context)
         return context
+    }
+
+    /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
+    /// calls for each request's context: ``context(_:)``'s rules, for a
+    /// machine whose presenter is fixed from now on.
+    func daemonContext(_ machine: LinuxMachine) -> @Sendable () -> AuthenticationContext {
+        let (reuse, noInteraction) = (reuse, noInteraction)
+        return {
+            let context = machine.context()
+            if noInteraction { context.interactionNotAllowed = true }
+            context.reuseDuration = TimeInterval(reuse)
+            return context
+        }
     }
 
     /// The vault passcode: from `--passcode-fd`, else asked on the terminal.

@@ -45,14 +45,8 @@ struct PasskeyServeCommand: AsyncParsableCommand {
             }
             let vault = try await options.open(machine)
             let accessControl = try await newPasskeyAccessControl(machine.authenticators)
-            let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
             let authenticator = CTAP2Authenticator(store: VaultPasskeyStore(vault: vault, accessControl: accessControl),
-                                                   aaguid: CTAP2Authenticator.sesameAAGUID) {
-                let context = AuthenticationContext(authenticators)
-                context.reuseDuration = TimeInterval(reuse)
-                context.interactionNotAllowed = noInteraction
-                return context
-            }
+                                                   aaguid: CTAP2Authenticator.sesameAAGUID) { [context = options.daemonContext(machine)] in context() }
             do {
                 if let hidSocket {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))

@@ -17,6 +17,11 @@ extension AppleMachine: CommandMachine {
 
     var reuseWindow: ReuseWindowPlace { ReuseWindowPlace(location: reuseWindowLocation, available: true) }
 
+    /// A new context on the account's backends. LocalAuthentication shows
+    /// its own dialog for every scan, so, unlike Linux, no presenter is
+    /// needed for the owner to see what is asked.
+    func context() -> AuthenticationContext { AuthenticationContext(authenticators) }
+
     /// No PAM here: the system checks the passcode.
     var pamService: String { "none" }
 

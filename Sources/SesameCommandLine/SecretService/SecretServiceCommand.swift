@@ -80,15 +80,9 @@ struct SecretServiceCommand: AsyncParsableCommand {
             machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
         }
         let vault = try await options.open(machine)
-        let (authenticators, reuse, noInteraction) = (machine.authenticators, options.reuse, options.noInteraction)
         return VaultSecretServiceStore(
             vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds)
-        ) {
-            let context = AuthenticationContext(authenticators)
-            context.reuseDuration = TimeInterval(reuse)
-            context.interactionNotAllowed = noInteraction
-            return context
-        }
+        ) { [context = options.daemonContext(machine)] in context() }
     }
 
     private static func accessControl(_ text: String) throws -> AccessControl {

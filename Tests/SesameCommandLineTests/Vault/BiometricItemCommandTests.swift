@@ -23,6 +23,39 @@ struct BiometricItemCommandTests {
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]
     }
 
+    @Test("SPEC A5, A10: with no terminal, display or session bus, get of a finger item exits 10 saying why and never claims the reader: a touch meant for something else completes nothing unseen (issue 44)")
+    func nothingShownNothingScanned() async throws {
+        let harness = try await FprintdHarness.start()
+        defer { harness.stop() }
+        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
+        let home = NSTemporaryDirectory() + "sesame-bio-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let passcodeFile = home + ".passcode"
+        try Data("correct horse battery".utf8).write(to: URL(fileURLWithPath: passcodeFile))
+        defer { try? FileManager.default.removeItem(atPath: passcodeFile) }
+        let environment = environment(harness, home: home)
+        let created = try await SesameBinary.run(["init", "--scrypt-log2n", "10", "--passcode-fd", "3"],
+                                                 environment: environment, descriptor3: passcodeFile)
+        #expect(created.status == 0, "\(created.stderr)")
+        let secret = "deploy-key-\(UUID().uuidString)"
+        let put = try await SesameBinary.run(["put", "finger", "--access", "biometry-any"], environment: environment, stdin: Data(secret.utf8))
+        #expect(put.status == 0, "\(put.stderr)")
+
+        // setsid: no controlling terminal either, as from cron or a service.
+        let reading = Task {
+            try await SesameBinary.run(["--wait", SesameBinary.url.path, "get", "finger"], environment: environment,
+                                       executable: URL(fileURLWithPath: "/usr/bin/setsid"))
+        }
+        // The owner touches the reader, for something else: on a reader
+        // claimed unseen, this scan would open the item.
+        let touched = await (try? harness.scan("owner")) != nil
+        let read = try await reading.value
+        #expect(read.status == 10, "\(read.stderr)")
+        #expect(read.output.isEmpty && !read.stderr.contains(secret))
+        #expect(read.stderr.contains("interaction is not allowed") && read.stderr.contains("a prompt needs a terminal"), "\(read.stderr)")
+        #expect(!touched, "the reader was claimed with no prompt shown")
+    }
+
     @Test("SPEC D1, D5: a scan opens a biometry-current-set item; after a second finger is enrolled, get exits 8 and biometry-any still opens")
     func currentSetThenInvalidated() async throws {
         let harness = try await FprintdHarness.start()
