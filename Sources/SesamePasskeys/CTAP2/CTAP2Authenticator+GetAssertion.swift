@@ -25,7 +25,8 @@ extension CTAP2Authenticator {
     {
         let relyingPartyID = try Self.relyingPartyID(try parameters.required(1, \.textValue))
         let clientDataHash = try parameters.clientDataHash(2)
-        let allowList = try parameters.credentialIDs(3) ?? []
+        // An allowList with nothing usable finds nothing; only an absent one means the discoverable credentials.
+        let allowList = try parameters.credentialIDs(3)
         let extensions = try parameters.optionalMap(4)
         let options = try parameters.optionalMap(5)
         if try options?.option("rk") != nil { throw CTAP2Status.unsupportedOption }
@@ -40,15 +41,15 @@ extension CTAP2Authenticator {
         // for; level 2 only when the client names its id.
         let userVerificationAsked = try options?.option("uv") == true || pinUvAuthParam != nil
         let found: [PasskeyCredential]
-        if allowList.isEmpty {
-            found = try await store.discoverableCredentials(relyingPartyID: relyingPartyID)
+        if let allowList {
+            found = allowList.isEmpty ? [] : try await store.credentials(relyingPartyID: relyingPartyID, ids: allowList)
         } else {
-            found = try await store.credentials(relyingPartyID: relyingPartyID, ids: allowList)
+            found = try await store.discoverableCredentials(relyingPartyID: relyingPartyID)
         }
         let credentials = found.filter { credential in
             switch credential.creation.protection {
             case .userVerificationOptional: true
-            case .userVerificationOptionalWithCredentialIDList: userVerificationAsked || !allowList.isEmpty
+            case .userVerificationOptionalWithCredentialIDList: userVerificationAsked || allowList != nil
             case .userVerificationRequired: userVerificationAsked
             }
         }
@@ -61,7 +62,7 @@ extension CTAP2Authenticator {
             end()
             throw CTAP2Status.noCredentials
         }
-        let selecting = allowList.isEmpty && credentials.count > 1
+        let selecting = allowList == nil && credentials.count > 1
         if selecting {
             endAssertions()  // another requester's, which this one replaces
             pendingAssertions = PendingAssertions(

@@ -61,9 +61,14 @@ extension CTAP2Authenticator {
         return .map([1: "none", 2: .bytes(try authenticatorData.encoded()), 3: .map([:])])
     }
 
-    /// A relying party id: non-empty text, bounded (SPEC P5).
+    /// A relying party id: non-empty text, bounded (SPEC P5), with no
+    /// control character: it is named in the owner's dialog (SPEC P3), where
+    /// a line break or a bidirectional override would make it read as
+    /// another site or as words of the dialog's own. `CTAP2_ERR_INVALID_PARAMETER`
+    /// otherwise, before any prompt.
     static func relyingPartyID(_ id: String) throws(CTAP2Status) -> String {
         guard !id.isEmpty, id.utf8.count <= maximumRelyingPartyIDLength else { throw .invalidLength }
+        guard !id.containsControlCharacters else { throw .invalidParameter }
         return id
     }
 

@@ -68,9 +68,11 @@ struct CTAP2Parameters {
     /// A list of PublicKeyCredentialDescriptors (allowList, excludeList):
     /// the ids of those of type "public-key", the others skipped as CTAP
     /// 2.1 §6.1.2 asks; longer than the limit getInfo gives is
-    /// `CTAP2_ERR_LIMIT_EXCEEDED`.
+    /// `CTAP2_ERR_LIMIT_EXCEEDED`. Absent or empty is `nil`; a list whose
+    /// every id was skipped (another type, longer than any id issued here)
+    /// is empty, not `nil`: it names credentials, just none usable here.
     func credentialIDs(_ key: CBORValue) throws(CTAP2Status) -> [[UInt8]]? {
-        guard let list = try optional(key, \.arrayValue) else { return nil }
+        guard let list = try optional(key, \.arrayValue), !list.isEmpty else { return nil }
         guard list.count <= CTAP2Authenticator.maximumCredentialCountInList else { throw .limitExceeded }
         var ids: [[UInt8]] = []
         for element in list {
