@@ -17,7 +17,7 @@ struct DoctorCheck: Encodable, Sendable {
     var status: Status
     /// What was found, in words (control characters escaped).
     var detail: String
-    /// The command that fixes it, when it is not ok.
+    /// The command that fixes it, when it is not ok (control characters escaped).
     var fix: String?
     /// Facts for scripts: the bus owner's pid, the activation file, the socket…
     var facts: [String: String]?
@@ -26,7 +26,8 @@ struct DoctorCheck: Encodable, Sendable {
         self.check = check
         self.status = status
         self.detail = detail.escapingControlCharacters()
-        self.fix = fix
+        // Fixes name paths and programs from outside too ($XDG_RUNTIME_DIR, a helper's folder): escaped as the detail is.
+        self.fix = fix?.escapingControlCharacters()
         self.facts = facts
     }
 

@@ -12,7 +12,14 @@ struct SetupSteps: Sendable {
 
     /// Prints one step of `role`.
     func say(_ role: SetupRole, _ line: String) {
-        print("\(role.rawValue): \(line)")
+        Self.say(role, line)
+    }
+
+    /// Prints one step of `role`. Its names come from outside (a provider's
+    /// program, git's helpers, paths from the environment): every line is
+    /// escaped here, the one place setup prints through (SPEC D9).
+    static func say(_ role: SetupRole, _ line: String) {
+        print("\(role.rawValue): \(line.escapingControlCharacters())")
     }
 
     /// Writes `text` to `path`, keeping what was there first for `--undo`:
@@ -83,22 +90,22 @@ struct SetupSteps: Sendable {
     /// `sesame setup ROLE --undo`: runs the recorded steps, last first, then forgets the record.
     static func undo(_ role: SetupRole, recordPath: String, environment: [String: String]) async throws {
         guard let record = try SetupRecord.load(recordPath) else {
-            print("\(role.rawValue): not set up by sesame; nothing to undo")
+            say(role, "not set up by sesame; nothing to undo")
             return
         }
         for step in record.undo.reversed() {
             switch step {
             case .restoreFile(let path, let previous, let mode, let written):
-                print("\(role.rawValue): \(try restore(path, previous: previous, mode: mode, written: written))")
+                say(role, "\(try restore(path, previous: previous, mode: mode, written: written))")
             case .restoreGitHelpers(let helpers):
                 try await GitSetup.setHelpers(helpers, environment: environment)
-                print("\(role.rawValue): credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
+                say(role, "credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
             case .systemctl(let arguments):
                 if HostTool.hasUserManager(environment: environment) {
                     _ = try? await HostTool.run("systemctl", ["--user"] + arguments, environment: environment)
-                    print("\(role.rawValue): systemctl --user \(arguments.joined(separator: " "))")
+                    say(role, "systemctl --user \(arguments.joined(separator: " "))")
                 } else {
-                    print("\(role.rawValue): no systemd user manager runs now; run `systemctl --user \(arguments.joined(separator: " "))` in your session")
+                    say(role, "no systemd user manager runs now; run `systemctl --user \(arguments.joined(separator: " "))` in your session")
                 }
             }
         }
@@ -107,9 +114,9 @@ struct SetupSteps: Sendable {
         }
         unlink(recordPath)
         if role == .secretService {
-            print("\(role.rawValue): undone; a Sesame already serving keeps the name until it exits or you log out, and the items it copied stay in the vault")
+            say(role, "undone; a Sesame already serving keeps the name until it exits or you log out, and the items it copied stay in the vault")
         } else {
-            print("\(role.rawValue): undone")
+            say(role, "undone")
         }
     }
 }
