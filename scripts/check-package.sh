@@ -72,7 +72,7 @@ runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH=/usr
 # doctor finds the membership and no longer asks for it (what is left is the machine's: the module).
 usermod -aG sesame-uhid "$user"
 passkeys=$(runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH=/usr/bin:/bin LANG=C.UTF-8 \
-    sesame doctor --json | python3 -c '
+    sesame doctor --json | /usr/bin/python3 -c '
 import json, sys
 for c in json.load(sys.stdin)["checks"]:
     if c["check"] == "passkeys":
