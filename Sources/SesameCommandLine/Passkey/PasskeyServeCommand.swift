@@ -52,7 +52,7 @@ struct PasskeyServeCommand: AsyncParsableCommand {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
                     StandardError.write("sesame passkey: serving CTAPHID reports on \(server.path)\n")
                     try await server.serve { connection in
-                        await CTAPHIDServer.serve(authenticator, reports: connection.reports, send: connection.send)
+                        await CTAPHIDServer.serve(authenticator, reports: connection.reports, endsWhenIdle: true, send: connection.send)
                         connection.close()
                     }
                 } else {

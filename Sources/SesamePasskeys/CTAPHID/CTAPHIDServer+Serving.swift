@@ -7,15 +7,35 @@ extension CTAPHIDServer {
     /// - Parameters:
     ///   - handler: Answers the CBOR requests (a ``CTAP2Authenticator``).
     ///   - reports: The host's 64-byte reports, ending when it goes.
+    ///   - timing: The server's times, ``CTAPHIDTiming/idleTimeout`` among them.
+    ///   - endsWhenIdle: Stop serving once the host has sent nothing and
+    ///     nothing was pending for ``CTAPHIDTiming/idleTimeout``: for one of
+    ///     a bounded number of connections, so silent ones cannot take every
+    ///     place. Not for the one device a browser finds.
     ///   - send: Delivers one 64-byte report to the host; `false` once it cannot.
     public static func serve(
-        _ handler: some CTAPHIDMessageHandler, reports: AsyncStream<[UInt8]>, send: @escaping @Sendable ([UInt8]) -> Bool
+        _ handler: some CTAPHIDMessageHandler, reports: AsyncStream<[UInt8]>, timing: CTAPHIDTiming = CTAPHIDTiming(),
+        endsWhenIdle: Bool = false, send: @escaping @Sendable ([UInt8]) -> Bool
     ) async {
-        let device = CTAPHIDServer(handler: handler)
+        let device = CTAPHIDServer(handler: handler, timing: timing)
         let answers = Task {
             for await report in device.reports where !send(report) { break }
         }
-        for await report in reports { await device.receive(report) }
+        let receiving = Task {
+            for await report in reports { await device.receive(report) }
+        }
+        let watcher = endsWhenIdle ? Task {
+            while true {
+                let seen = await device.activityCount
+                do { try await timing.sleep(timing.idleTimeout) } catch { return }
+                if await device.isIdle(since: seen) {
+                    receiving.cancel()
+                    return
+                }
+            }
+        } : nil
+        await receiving.value
+        watcher?.cancel()
         await device.close()
         answers.cancel()
     }

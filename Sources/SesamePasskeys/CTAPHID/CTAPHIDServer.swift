@@ -34,6 +34,12 @@ public actor CTAPHIDServer {
     private var keepalive: (transaction: UInt64, task: Task<Void, Never>)?
     /// The handler's work, by transaction (an aborted one until it returns).
     private var work: [UInt64: Task<Void, Never>] = [:]
+    /// The pending request's user-action timeout, by transaction.
+    private var deadline: (transaction: UInt64, task: Task<Void, Never>)?
+    /// Requests cancelled by their user-action timeout, answered so.
+    private var expired: Set<UInt64> = []
+    /// Counts reports and answers, so a watcher can tell a silent connection.
+    private var activity: UInt64 = 0
 
     /// - Parameters:
     ///   - handler: Answers CBOR requests and WINK.
@@ -77,6 +83,7 @@ public actor CTAPHIDServer {
         output.finish()
         timeout?.task.cancel()
         keepalive?.task.cancel()
+        deadline?.task.cancel()
         for task in work.values { task.cancel() }
     }
 
@@ -87,6 +94,7 @@ public actor CTAPHIDServer {
     /// - Parameter report: The report, without a HID report id.
     public func receive(_ report: [UInt8]) {
         guard !closed else { return }
+        activity &+= 1
         perform(channels.receive(report))
     }
 
@@ -96,9 +104,11 @@ public actor CTAPHIDServer {
         closed = true
         timeout?.task.cancel()
         keepalive?.task.cancel()
+        deadline?.task.cancel()
         for task in work.values { task.cancel() }
         timeout = nil
         keepalive = nil
+        deadline = nil
         work = [:]
         output.finish()
     }
@@ -141,13 +151,37 @@ public actor CTAPHIDServer {
                 guard let self, await self.sendKeepalive(transaction: transaction, status: status.withLock { $0 }) else { return }
             }
         })
+        let limit = timing.userActionTimeout
+        deadline = (transaction, Task { [weak self] in
+            do { try await sleep(limit) } catch { return }
+            await self?.expire(transaction: transaction)
+        })
     }
 
     private func finished(transaction: UInt64, response: [UInt8]) {
         work[transaction] = nil
+        activity &+= 1
+        let response = expired.remove(transaction) != nil ? [CTAP2Status.userActionTimeout.rawValue] : response
         guard !closed else { return }
         perform(channels.finish(transaction: transaction, response: response))
     }
+
+    /// The request waited its user-action timeout: its work is cancelled
+    /// and the host is answered `CTAP2_ERR_USER_ACTION_TIMEOUT`.
+    private func expire(transaction: UInt64) {
+        guard !closed, case .processing(_, transaction, .cbor, _) = channels.phase, let task = work[transaction] else { return }
+        expired.insert(transaction)
+        task.cancel()
+    }
+
+    /// Whether nothing arrived or was answered since `seen` (an
+    /// ``activity`` count) and nothing is pending.
+    func isIdle(since seen: UInt64) -> Bool {
+        activity == seen && work.isEmpty && channels.phase == .idle
+    }
+
+    /// The ``activity`` count now.
+    var activityCount: UInt64 { activity }
 
     /// Sends one keepalive; `false` once the transaction is over.
     private func sendKeepalive(transaction: UInt64, status: CTAPHIDKeepaliveStatus) -> Bool {
@@ -174,6 +208,12 @@ public actor CTAPHIDServer {
                 do { try await sleep(limit) } catch { return }
                 await self?.timedOut(id: id)
             })
+        }
+        if let current = deadline {
+            if case .processing(_, current.transaction, _, _) = channels.phase {} else {
+                current.task.cancel()
+                deadline = nil
+            }
         }
         if let current = keepalive {
             if case .processing(_, current.transaction, _, _) = channels.phase { return }

@@ -91,6 +91,32 @@ struct CTAPHIDServerTests {
         #expect(await reader.next() == CTAPHIDMessage(channel: 0x11, command: .ping, payload: []))
     }
 
+    @Test("P5: a CBOR request still pending after the user-action timeout is cancelled and answered USER_ACTION_TIMEOUT")
+    func userActionTimeout() async {
+        let (handler, sleeper) = (GatedHandler(), ManualSleeper())
+        var (server, reader) = await Self.opened(handler, sleeper)
+        var requests = handler.requests.makeAsyncIterator()
+        await server.receive(R.initialization(0x10, 0x90, length: 1, [0x0B]))
+        _ = await requests.next()
+        await sleeper.fire(.seconds(30))
+        #expect(await reader.next() == CTAPHIDMessage(channel: 0x10, command: .cbor, payload: [0x2F]))
+        #expect(handler.cancellations == 1)
+        await server.receive(R.initialization(0x10, 0x81, length: 1, [7]))
+        #expect(await reader.next() == CTAPHIDMessage(channel: 0x10, command: .ping, payload: [7]))
+    }
+
+    @Test("P5: a connection served with endsWhenIdle ends after the idle timeout with nothing sent or pending")
+    func idleConnectionEnds() async {
+        let (handler, sleeper) = (GatedHandler(), ManualSleeper())
+        let (reports, input) = AsyncStream.makeStream(of: [UInt8].self)
+        var timing = sleeper.timing
+        timing.idleTimeout = .seconds(60)
+        let served = Task { await CTAPHIDServer.serve(handler, reports: reports, timing: timing, endsWhenIdle: true) { _ in true } }
+        await sleeper.fire(.seconds(60))
+        await served.value
+        input.finish()
+    }
+
     @Test("P5: WINK reaches the handler and is answered empty")
     func wink() async {
         let (handler, sleeper) = (GatedHandler(), ManualSleeper())
