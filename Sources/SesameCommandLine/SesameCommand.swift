@@ -12,7 +12,8 @@ public struct SesameCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 authentication failed, 5 cancelled, \
             6 locked out, 7 not available, 8 item invalidated by an enrolment change, \
             9 vault damaged, tampered with or open to others, 10 not interactive, \
-            11 invalid name (a control character in a service, name or label).
+            11 invalid name (a control character in a service, name or label), \
+            12 untrusted (a socket, its folder or its server is another user's or another program's).
             With --json, errors are printed on standard output as \
             {"error": {"code": N, "status": "...", "message": "..."}}.
 

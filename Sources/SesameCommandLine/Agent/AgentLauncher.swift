@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import Sesame
 
 /// `sesame ssh-agent --print-env` and `--kill`: one background agent per
 /// socket, however many shells `eval` the same line.
@@ -13,8 +14,12 @@ import Foundation
 /// on its socket and prints the same `SSH_AUTH_SOCK` and `SSH_AGENT_PID`.
 /// Shells that start together are ordered by a lock beside the socket, so two
 /// of them never start two agents that fight over one path. The pid printed
-/// and signalled is the one the kernel says listens on the socket, and only
-/// when it runs a Sesame binary: never a pid a dead agent left behind.
+/// and signalled is the one the kernel says listens on the socket, never a
+/// pid a dead agent left behind; and a socket is printed or signalled only
+/// in a folder that is this user's alone, served by this user's process of
+/// this very program (``PrivateSocket/trustedServer(at:)``): a folder in
+/// `/tmp` that another user made first, or another program listening, is
+/// refused with the reason, `SSH_AUTH_SOCK` unprinted.
 ///
 /// A new agent is started without `--print-env`, detached
 /// (``ProcessStart/detached(_:_:input:standardError:)``: its own session, so
@@ -26,10 +31,15 @@ enum AgentLauncher {
     static func printEnvironment(socketPath: String, arguments: [String]) async throws {
         let lock = try await AgentFiles.lock(socketPath)
         defer { close(lock) }
-        if AgentFiles.answers(socketPath) {
-            // An agent systemd's socket unit serves has no pid of its own to print.
-            printLines(socketPath: socketPath, pid: AgentFiles.runningPid(socketPath))
+        switch try AgentFiles.trustedServer(socketPath) {
+        case .sameProgram(let pid):
+            printLines(socketPath: socketPath, pid: pid)
             return
+        case .systemd:
+            // An agent systemd's socket unit serves has no pid of its own to print.
+            printLines(socketPath: socketPath, pid: nil)
+            return
+        case nil: break
         }
         let pid = try await start(socketPath: socketPath, arguments: arguments)
         printLines(socketPath: socketPath, pid: pid)
@@ -40,11 +50,13 @@ enum AgentLauncher {
     static func stop(socketPath: String) async throws {
         let lock = try await AgentFiles.lock(socketPath)
         defer { close(lock) }
-        guard let pid = AgentFiles.runningPid(socketPath) else {
-            let served = AgentFiles.answers(socketPath)
-            throw CommandFailure(status: .notFound, message: served
-                ? "the agent on \(socketPath) is systemd's socket unit: stop it with `systemctl --user stop sesame-ssh-agent.socket sesame-ssh-agent.service`"
-                : "no Sesame agent is running on \(socketPath)")
+        let pid: pid_t
+        switch try AgentFiles.trustedServer(socketPath) {
+        case .sameProgram(let running): pid = running
+        case .systemd:
+            throw CommandFailure(status: .notFound, message: "the agent on \(socketPath.escapingControlCharacters()) is systemd's socket unit: stop it with `systemctl --user stop sesame-ssh-agent.socket sesame-ssh-agent.service`")
+        case nil:
+            throw CommandFailure(status: .notFound, message: "no Sesame agent is running on \(socketPath.escapingControlCharacters())")
         }
         _ = kill(pid, SIGTERM)
         for _ in 0..<50 where kill(pid, 0) == 0 {

@@ -13,6 +13,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case damaged = 9
     case notInteractive = 10
     case invalidName = 11
+    case untrusted = 12
 
     /// What the status means, for `sesame help exit-codes`.
     var meaning: String {
@@ -29,6 +30,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .damaged: "vault damaged, tampered with, or readable by others"
         case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given or there is no terminal"
         case .invalidName: "invalid name: a service, name or label holds a control character (ESC, a newline, ...); nothing was stored"
+        case .untrusted: "untrusted: a socket, its folder or the program serving it is another user's or another program's; nothing was sent to it"
         }
     }
 }

@@ -82,6 +82,102 @@ struct PrivateSocketTests {
         }
         #expect(PrivateSocket.connect(to: path).map { close($0) } != nil)
     }
+
+    private static func trusted(_ path: String) -> Result<PrivateSocket.Server?, PrivateSocket.Failure> {
+        do throws(PrivateSocket.Failure) {
+            return .success(try PrivateSocket.trustedServer(at: path))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A python listener on `socket` (bound aside, renamed into place once it
+    /// listens), as `user` when given; stop it with ``stop(_:)``. Spawned
+    /// directly, not with Foundation's Process, whose exit watch would see
+    /// the listener's closing of inherited descriptors as its end.
+    private static func pythonListener(on socket: String, user: uid_t? = nil) async throws -> pid_t {
+        let code = """
+            import os, socket, sys
+            os.closerange(3, 65536)
+            s = socket.socket(socket.AF_UNIX)
+            s.bind(sys.argv[1] + ".new")
+            s.listen(8)
+            os.rename(sys.argv[1] + ".new", sys.argv[1])
+            while True:
+                c, _ = s.accept()
+            """
+        let arguments = (user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []) + ["/usr/bin/python3", "-c", code, socket]
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        try #require(posix_spawn(&pid, arguments[0], nil, nil, argv, environ) == 0, "cannot start \(arguments[0])")
+        for _ in 0..<200 where access(socket, F_OK) != 0 { try await Task.sleep(for: .milliseconds(25)) }
+        if access(socket, F_OK) != 0 { stop(pid) }
+        try #require(access(socket, F_OK) == 0, "the listener never listened on \(socket)")
+        return pid
+    }
+
+    private static func stop(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    @Test("Issue 44 finding 1: a server of this program in a private folder is trusted, with its pid; a dead one's socket, or none, is no server")
+    func trustsItsOwn() throws {
+        #expect(try Self.trusted(path).get() == nil, "no folder yet")
+        let listener = try Self.listen(path).get()
+        #expect(try Self.trusted(path).get() == .sameProgram(pid: getpid()))
+        close(listener)
+        #expect(try Self.trusted(path).get() == nil, "a stale socket is for listen to replace")
+    }
+
+    @Test("Issue 44 finding 1: a folder open to others or a link to a folder is refused, saying why, before anything connects")
+    func refusesFolders() throws {
+        let listener = try Self.listen(path).get()
+        defer { close(listener) }
+        let folder = directory.path + "/run/sesame"
+        #expect(chmod(folder, 0o755) == 0)
+        #expect(String(describing: try #require(Self.trusted(path).failure)).contains("\(folder) is open to other users (mode 755)"))
+        #expect(chmod(folder, 0o700) == 0)
+        let link = directory.path + "/run/link"
+        #expect(symlink(folder, link) == 0)
+        #expect(String(describing: try #require(Self.trusted(link + "/test.sock").failure)).contains("\(link) is a symbolic link, not a folder"))
+        #expect(String(describing: try #require(Self.listen(link + "/other.sock").failure)).contains("is a symbolic link"))
+    }
+
+    @Test("Issue 44 finding 1: another program of this user listening in the private folder is refused, named by its executable")
+    func refusesAnotherProgram() async throws {
+        try PrivateSocket.preparePrivateFolder(of: path)
+        let python = try await Self.pythonListener(on: path)
+        defer { Self.stop(python) }
+        let failure = String(describing: try #require(Self.trusted(path).failure))
+        #expect(failure.contains("is served by /usr/bin/python3") && failure.contains("(pid \(python)), not by this Sesame"), "\(failure)")
+    }
+
+    @Test("Issue 44 finding 1: another user's folder, socket file or listener is refused, naming the uid",
+          .enabled(if: getuid() == 0, "plants another user's files and listener (chown, setpriv): needs root, as CI runs"))
+    func refusesAnotherUser() async throws {
+        let nobody: uid_t = 65534
+        let folder = directory.path + "/run/sesame"
+        try PrivateSocket.preparePrivateFolder(of: path)
+        #expect(chown(folder, nobody, nobody) == 0)
+        #expect(String(describing: try #require(Self.trusted(path).failure)).contains("\(folder) belongs to uid 65534, not you"))
+        #expect(String(describing: try #require(Self.listen(path).failure)).contains("belongs to uid 65534"))
+        #expect(chown(folder, 0, 0) == 0)
+
+        // Another user's listener, moved into this user's folder and its file
+        // given to this user: only the kernel's record of the listener is left.
+        let shared = directory.path + "/shared"
+        #expect(mkdir(shared, 0o777) == 0 && chmod(shared, 0o777) == 0 && chmod(directory.path, 0o755) == 0)
+        let python = try await Self.pythonListener(on: shared + "/their.sock", user: nobody)
+        defer { Self.stop(python) }
+        #expect(rename(shared + "/their.sock", path) == 0)
+        #expect(String(describing: try #require(Self.trusted(path).failure)).contains("test.sock belongs to uid 65534, not you"))
+        #expect(chown(path, 0, 0) == 0)
+        let failure = String(describing: try #require(Self.trusted(path).failure))
+        #expect(failure.contains("is served by uid 65534 (pid \(python)), not you"), "\(failure)")
+    }
 }
 
 private extension Result {

@@ -27,13 +27,7 @@ package enum PrivateSocket {
     ///   a file that is not a socket, a server already listening, or the
     ///   system call that failed.
     package static func listen(at path: String, nonBlocking: Bool = false, whileBound: () -> Void = {}) throws(Failure) -> Int32 {
-        let directory = PrivateFile.parentDirectory(of: path)
-        do {
-            try PrivateFile.createDirectories(directory)
-            try PrivateFile.requirePrivate(directory)
-        } catch {
-            throw Failure(description: "\(directory): \(error); a socket's directory must be this user's alone (mode 0700)")
-        }
+        try preparePrivateFolder(of: path)
         // Bound and listening under a name of its own first, then renamed into
         // place: a client that sees the path is never refused by a socket
         // not yet listening, and a stale socket is replaced in one step.
@@ -76,6 +70,109 @@ package enum PrivateSocket {
             throw Failure(description: "cannot listen on \(path): \(String(cString: strerror(placeError)))")
         }
         return descriptor
+    }
+
+    /// Creates the folder of `path` (0700, with missing parents) and fails
+    /// unless it is a folder, not a link, this user's and closed to group and
+    /// others: a folder another user made first (a guessable name in `/tmp`)
+    /// would let them swap or serve the socket, or hold its lock.
+    ///
+    /// - Throws: ``Failure`` naming the folder and what is wrong with it.
+    package static func preparePrivateFolder(of path: String) throws(Failure) {
+        let directory = PrivateFile.parentDirectory(of: path)
+        do {
+            try PrivateFile.createDirectories(directory)
+        } catch {
+            throw Failure(description: "\(String(describing: error).escapingControlCharacters())")
+        }
+        let shown = directory.escapingControlCharacters()
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { throw Failure(description: "\(shown): \(errorText())") }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK: throw Failure(description: "\(shown) is a symbolic link, not a folder: refusing to use it for a socket")
+        default: throw Failure(description: "\(shown) is not a folder: refusing to use it for a socket")
+        }
+        guard info.st_uid == geteuid() else {
+            throw Failure(description: "\(shown) belongs to uid \(info.st_uid), not you (uid \(geteuid())): refusing to use it")
+        }
+        let mode = UInt32(info.st_mode) & 0o777
+        guard mode & 0o077 == 0 else {
+            throw Failure(description: "\(shown) is open to other users (mode \(String(mode, radix: 8))): refusing to use it; a socket's folder must be this user's alone (mode 0700)")
+        }
+    }
+
+    /// Who serves a socket that ``trustedServer(at:)`` accepts.
+    package enum Server: Sendable, Equatable {
+        /// A process running this very program (the same executable file as
+        /// the caller), with its process id.
+        case sameProgram(pid: Int32)
+        /// The user's systemd manager, holding a socket unit's socket.
+        case systemd
+    }
+
+    /// The server already listening on `path`, when this user may hand it
+    /// what it is sent: in a folder that ``preparePrivateFolder(of:)`` accepts,
+    /// a socket file of this user's, listened on (as the kernel recorded it,
+    /// `SO_PEERCRED`) by a process of this user's that runs this very program
+    /// or is the user's systemd manager. A connect alone says none of that: a
+    /// folder another user made first, with their server in it, also accepts.
+    ///
+    /// - Returns: The server, or `nil` when nothing serves `path` (no socket
+    ///   yet, or a dead server's, which ``listen(at:nonBlocking:whileBound:)``
+    ///   replaces).
+    /// - Throws: ``Failure`` saying why it must not be used: the folder, the
+    ///   socket's owner, the listener's user or its program.
+    package static func trustedServer(at path: String) throws(Failure) -> Server? {
+        let directory = PrivateFile.parentDirectory(of: path)
+        guard PrivateFile.exists(directory) else { return nil }
+        try preparePrivateFolder(of: path)
+        let shown = path.escapingControlCharacters()
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure(description: "\(shown): \(errorText())")
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { throw Failure(description: "\(shown) exists and is not a socket: refusing to use it") }
+        guard info.st_uid == geteuid() else {
+            throw Failure(description: "\(shown) belongs to uid \(info.st_uid), not you (uid \(geteuid())): refusing to use it")
+        }
+        guard let descriptor = connect(to: path) else { return nil }
+        defer { Glibc.close(descriptor) }
+        guard let listener = peer(of: descriptor) else {
+            throw Failure(description: "the kernel does not say who listens on \(shown): refusing to use it")
+        }
+        guard listener.uid == geteuid() else {
+            throw Failure(description: "\(shown) is served by uid \(listener.uid) (pid \(listener.pid)), not you (uid \(geteuid())): refusing to use it")
+        }
+        let program = "/proc/\(listener.pid)/exe"
+        // Which file runs, by device and inode (the kernel's link, followed):
+        // a program renamed `sesame`, or a copy elsewhere, is another file.
+        guard let running = fileIdentity(program) else {
+            throw Failure(description: "cannot tell which program serves \(shown) (pid \(listener.pid)): refusing to use it")
+        }
+        if let own = fileIdentity("/proc/self/exe"), running == own { return .sameProgram(pid: listener.pid) }
+        let name = linkText(program) ?? "?"
+        // An agent started before an upgrade runs the replaced file, which the
+        // kernel names "<path> (deleted)": the same program, at the same path.
+        if let ownPath = linkText("/proc/self/exe"), name == ownPath + " (deleted)" { return .sameProgram(pid: listener.pid) }
+        if ["/usr/lib/systemd/systemd", "/lib/systemd/systemd"].contains(where: { fileIdentity($0) == running }) { return .systemd }
+        throw Failure(description: "\(shown) is served by \(name.escapingControlCharacters()) (pid \(listener.pid)), not by this Sesame: refusing to use it")
+    }
+
+    /// The device and inode of the file `path` leads to (links followed).
+    private static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
+
+    /// What the symbolic link at `path` says.
+    private static func linkText(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A blocking socket connected to `path`, or `nil` when nothing accepts there.

@@ -33,12 +33,15 @@ enum AgentFiles {
         return running == self.executable || (running as NSString).lastPathComponent == "sesame"
     }
 
-    /// Takes `<socket>.lock`, making the socket's directory (0700) first;
-    /// waits up to 30 seconds for another shell that holds it.
+    /// Takes `<socket>.lock`, making the socket's folder (0700) first and
+    /// refusing one that is not this user's alone: a lock in another user's
+    /// folder is theirs to hold; waits up to 30 seconds for another shell
+    /// that holds it.
     static func lock(_ socketPath: String) async throws -> Int32 {
-        let directory = (socketPath as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: directory) {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try PrivateSocket.preparePrivateFolder(of: socketPath)
+        } catch {
+            throw untrusted(error)
         }
         let descriptor = open(socketPath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
@@ -53,13 +56,21 @@ enum AgentFiles {
         throw CommandFailure(status: .failure, message: "another shell has been starting the agent on \(socketPath) for 30 seconds")
     }
 
-    /// The Sesame agent listening on `socketPath`: the process the kernel
-    /// says listens there, when it is this user's and runs a Sesame binary
-    /// (a socket unit's socket is systemd's, and gives `nil`).
-    static func runningPid(_ socketPath: String) -> pid_t? {
-        guard let listener = listener(socketPath), listener.uid == geteuid() else { return nil }
-        // A binary replaced by an upgrade reads "… (deleted)": still the agent this path started.
-        guard isSesame(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(listener.pid)/exe")) else { return nil }
-        return listener.pid
+    /// The agent on `socketPath` when it may be trusted with a key
+    /// (``PrivateSocket/trustedServer(at:)``: this user's folder and socket,
+    /// served by this user's process of this very program, or by systemd's
+    /// socket unit); `nil` when none serves it.
+    ///
+    /// - Throws: ``CommandFailure`` (`untrusted`) saying why it is not.
+    static func trustedServer(_ socketPath: String) throws -> PrivateSocket.Server? {
+        do {
+            return try PrivateSocket.trustedServer(at: socketPath)
+        } catch {
+            throw untrusted(error)
+        }
+    }
+
+    private static func untrusted(_ failure: PrivateSocket.Failure) -> CommandFailure {
+        CommandFailure(status: .untrusted, message: "\(failure); remove it, or use another socket (set XDG_RUNTIME_DIR, or --socket)")
     }
 }
