@@ -14,9 +14,11 @@ struct SSHAgentCommand: AsyncParsableCommand {
         _superCommandName: SesameCommand.name,
         abstract: "Serve the vault's SSH keys to ssh, ssh-add and git; every signature runs the key's access control.",
         discussion: """
-            Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600); \
-            only this user may connect. `eval "$(sesame ssh-agent --print-env)"` in a shell's rc file starts it \
-            in the background once and, in every shell, sets SSH_AUTH_SOCK and SSH_AGENT_PID; \
+            Runs in the foreground on $XDG_RUNTIME_DIR/sesame/ssh-agent.sock (directory 0700, socket 0600; without \
+            XDG_RUNTIME_DIR, /run/user/UID, else /tmp/sesame-UID); only this user may connect. \
+            `eval "$(sesame ssh-agent --print-env)"` in a shell's rc file starts it \
+            in the background once and, in every shell, sets SSH_AUTH_SOCK and SSH_AGENT_PID; it reuses a socket only \
+            in a folder that is this user's alone, served by this user's Sesame, and otherwise refuses, saying why (exit 12); \
             `eval "$(sesame ssh-agent --kill)"` stops it. Keys: the signing keys of --service, Ed25519, ECDSA P-256/384/521 and RSA \
             2048/3072/4096 (create them with `sesame key create NAME --service ssh --algorithm ed25519`); \
             `ssh-add FILE` imports a key into the vault with --add-access. RSA signs rsa-sha2-256/512, never \
@@ -61,10 +63,15 @@ struct SSHAgentCommand: AsyncParsableCommand {
         }
     }
 
-    /// `$XDG_RUNTIME_DIR/sesame/ssh-agent.sock`, else a private directory in /tmp.
+    /// `$XDG_RUNTIME_DIR/sesame/ssh-agent.sock`; without it (su, cron) the
+    /// login's runtime folder `/run/user/UID` when it is this user's alone,
+    /// a name no other user can make first; else `/tmp/sesame-UID`, which
+    /// another user can, so it is used only as `PrivateSocket` allows.
     static func defaultSocket(environment: [String: String]) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/sesame/ssh-agent.sock" }
-        return "/tmp/sesame-\(getuid())/ssh-agent.sock"
+        let login = "/run/user/\(geteuid())"
+        if (try? PrivateFile.requirePrivate(login)) != nil { return login + "/sesame/ssh-agent.sock" }
+        return "/tmp/sesame-\(geteuid())/ssh-agent.sock"
     }
 
     func run() async throws {

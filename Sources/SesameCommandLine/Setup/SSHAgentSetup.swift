@@ -1,4 +1,5 @@
 import Foundation
+import Sesame
 
 /// `sesame setup ssh-agent`: ssh and git sign through Sesame's agent in
 /// every new session or shell.
@@ -16,6 +17,11 @@ struct SSHAgentSetup {
             steps.say(.sshAgent, "\(why): add this line to ~/.bashrc, ~/.zshrc or your shell's rc file:")
             print("    \(Self.shellLine)")
             steps.say(.sshAgent, "each new shell then shares one agent; `eval \"$(sesame ssh-agent --kill)\"` stops it")
+            if !(environment["XDG_RUNTIME_DIR"]?.hasPrefix("/") ?? false) {
+                // Without it the socket may be in /tmp, where another user can make the folder first: say what the line then does.
+                let socket = SSHAgentCommand.defaultSocket(environment: environment)
+                steps.say(.sshAgent, "the socket is \(socket.escapingControlCharacters()): the line uses it only while its folder is yours alone (0700) and your Sesame serves it, and otherwise refuses, saying why")
+            }
             return
         }
         try await steps.enable(Self.socketUnit, for: .sshAgent, record: &record, saying: "systemd starts the agent on the first connection")
