@@ -5,7 +5,9 @@ import Glibc
 /// reached, in a directory of mode 0700 that must be this user's alone, at its
 /// path only once it listens, a stale socket of a dead server replaced and a
 /// live one or any other file left alone. What connects is then told apart by the kernel's record of
-/// its user (``peer(of:)``), never by what it says.
+/// its user (``peer(of:)``), never by what it says. A socket found already
+/// served is trusted only as ``trustedServer(at:)`` allows: this user's
+/// folder and file, this user's process of this very program.
 ///
 /// The one home of that guarantee (ARCHITECTURE, "The security core") for
 /// every socket Sesame serves: the SSH agent's and the passkey report socket.
