@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SesameLinuxTesting
 import Testing
 
 /// `sesame ssh-agent --print-env` and `--kill` against sockets someone else
@@ -23,7 +24,7 @@ struct SSHAgentSocketTrustTests {
     /// `program` (python, or a copy of it under another name) as `user`, and
     /// waits until it listens: bound under another name and renamed into
     /// place after `listen`, so the path never refuses a connection.
-    private func listener(on socket: String, program: String = "/usr/bin/python3", user: uid_t? = nil) async throws -> pid_t {
+    private func listener(on socket: String, program: String = TestPython.path, user: uid_t? = nil) async throws -> pid_t {
         let code = """
             import os, socket, sys
             os.closerange(3, 65536)
@@ -104,7 +105,7 @@ struct SSHAgentSocketTrustTests {
         defer { Self.stop(pid) }
         let result = try await printEnv(socket)
         #expect(result.status == 12, "\(result.stdout) \(result.stderr)")
-        #expect(result.stderr.contains("is served by /usr/bin/python3") && result.stderr.contains("(pid \(pid)), not by this Sesame"), "\(result.stderr)")
+        #expect(result.stderr.contains("is served by \(URL(fileURLWithPath: TestPython.path).resolvingSymlinksInPath().path)") && result.stderr.contains("(pid \(pid)), not by this Sesame"), "\(result.stderr)")
         #expect(!result.stdout.contains("SSH_AUTH_SOCK"), "\(result.stdout)")
     }
 
@@ -136,7 +137,7 @@ struct SSHAgentSocketTrustTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let impostor = place.file("bin/sesame")
         try FileManager.default.createDirectory(atPath: place.file("bin"), withIntermediateDirectories: false)
-        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: "/usr/bin/python3").resolvingSymlinksInPath().path, toPath: impostor)
+        try FileManager.default.copyItem(atPath: URL(fileURLWithPath: TestPython.path).resolvingSymlinksInPath().path, toPath: impostor)
         let socket = folder + "/ssh-agent.sock"
         let pid = try await listener(on: socket, program: impostor)
         defer { Self.stop(pid) }

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 @testable import Sesame
+import SesameLinuxTesting
 import SesameTesting
 import Testing
 
@@ -106,7 +107,7 @@ struct PrivateSocketTests {
             while True:
                 c, _ = s.accept()
             """
-        let arguments = (user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []) + ["/usr/bin/python3", "-c", code, socket]
+        let arguments = (user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] } ?? []) + [TestPython.path, "-c", code, socket]
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
@@ -152,7 +153,7 @@ struct PrivateSocketTests {
         let python = try await Self.pythonListener(on: path)
         defer { Self.stop(python) }
         let failure = String(describing: try #require(Self.trusted(path).failure))
-        #expect(failure.contains("is served by /usr/bin/python3") && failure.contains("(pid \(python)), not by this Sesame"), "\(failure)")
+        #expect(failure.contains("is served by \(URL(fileURLWithPath: TestPython.path).resolvingSymlinksInPath().path)") && failure.contains("(pid \(python)), not by this Sesame"), "\(failure)")
     }
 
     @Test("Issue 44 finding 1: another user's folder, socket file or listener is refused, naming the uid",
