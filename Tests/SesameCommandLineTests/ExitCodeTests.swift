@@ -15,14 +15,14 @@ struct ExitCodeTests {
         defer { home.remove() }
         let page = try await SesameBinary.run(["help", "exit-codes"], environment: home.environment.merging(["COLUMNS": "500"]) { $1 })
         let table = try String(contentsOf: Self.guide, encoding: .utf8)
-        for code in 0...11 {
+        for code in 0...12 {
             let line = try #require(page.stdout.split(separator: "\n").first { $0.hasPrefix("  \(code)\t") }, "help lacks \(code)")
             let meaning = line.dropFirst("  \(code)\t".count)
             #expect(table.contains("| \(code) | `") && table.contains("| \(meaning) |"), "cli.md's row \(code) should say: \(meaning)")
         }
     }
 
-    @Test("0, 1, 2, 3, 4, 6, 7, 9, 10 and 11, each from what the table names (5 and 8 need a person: see their tests)")
+    @Test("0, 1, 2, 3, 4, 6, 7, 9, 10, 11 and 12, each from what the table names (5 and 8 need a person: see their tests)")
     func eachCode() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -44,6 +44,10 @@ struct ExitCodeTests {
         #expect(unavailable.status == 7, "\(unavailable.stderr)")
         // 11: a name with a control character.
         #expect(try await home.script(["put", "bad\u{1B}name"], stdin: Data("v".utf8)).status == 11)
+        // 12: an agent socket in a folder others can enter (issue 44 finding 1).
+        try FileManager.default.createDirectory(atPath: home.file("open"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let untrusted = try await home.script(["ssh-agent", "--print-env", "--socket", home.file("open/agent.sock")])
+        #expect(untrusted.status == 12 && untrusted.stderr.contains("open to other users") && untrusted.stdout.isEmpty, "\(untrusted.stderr)")
 
         // A vault that a vault passcode alone opens.
         let passcodeOnly = ["--vault", home.file("p/vault.sqlite")]
