@@ -46,7 +46,7 @@ trap cleanup EXIT
 rule=/usr/lib/udev/rules.d/70-sesame-uhid.rules
 grep -q 'KERNEL=="uhid".*GROUP="sesame-uhid".*MODE="0660"' "$rule" \
     || { echo "check-package.sh: the udev rule does not give /dev/uhid to the sesame-uhid group (0660)" >&2; exit 1; }
-if grep -q uaccess "$rule"; then echo "check-package.sh: the udev rule still gives /dev/uhid to the seat's user (uaccess)" >&2; exit 1; fi
+if grep -v "^[[:space:]]*#" "$rule" | grep -q uaccess; then echo "check-package.sh: the udev rule still gives /dev/uhid to the seat's user (uaccess)" >&2; exit 1; fi
 [ ! -e /usr/lib/modules-load.d/sesame-uhid.conf ] || { echo "check-package.sh: uhid is loaded at boot for everyone" >&2; exit 1; }
 getent group sesame-uhid >/dev/null || { echo "check-package.sh: postinst did not create the sesame-uhid group" >&2; exit 1; }
 [ -z "$(getent group sesame-uhid | cut -d: -f4)" ] || { echo "check-package.sh: sesame-uhid has members: $(getent group sesame-uhid)" >&2; exit 1; }
