@@ -52,10 +52,12 @@ struct PasskeyServeCommand: AsyncParsableCommand {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
                     StandardError.write("sesame passkey: serving CTAPHID reports on \(server.path)\n")
                     try await server.serve { connection in
-                        await CTAPHIDServer.serve(authenticator, reports: connection.reports, endsWhenIdle: true, send: connection.send)
+                        await CTAPHIDServer.serve(
+                            authenticator, reports: connection.reports, endsWhenIdle: true, client: connection.client, send: connection.send)
                         connection.close()
                     }
                 } else {
+                    // The kernel does not say which process opened the hidraw device: dialogs name no program.
                     let device = try UHIDDevice.open()
                     StandardError.write("sesame passkey: the FIDO device \"\(UHIDDevice.defaultName)\" is ready for browsers\n")
                     await CTAPHIDServer.serve(authenticator, reports: device.reports, send: device.send)

@@ -22,6 +22,12 @@ public final class HIDReportConnection: Sendable {
     public let reports: AsyncStream<[UInt8]>
     /// The client's process, as the kernel recorded it when it connected (`SO_PEERCRED`).
     public let peerProcess: Int32
+    /// The client as the owner's dialogs name it: its executable's path
+    /// when it connected and its pid, e.g. "`/usr/bin/firefox` (pid 4242)",
+    /// control characters escaped; `nil` when `/proc` does not say (gone,
+    /// another pid namespace). The program chose that path: it informs the
+    /// owner and decides nothing.
+    public let client: String?
 
     private struct State {
         var unsent: [UInt8] = []
@@ -52,6 +58,7 @@ public final class HIDReportConnection: Sendable {
         }
         self.wake = wake
         self.peerProcess = peerProcess
+        client = ProcessExecutable.path(of: peerProcess).map { "`\($0.escapingControlCharacters())` (pid \(peerProcess))" }
         self.state = state
         self.reports = reports
     }

@@ -15,14 +15,16 @@ extension CTAP2Authenticator {
     /// authenticatorClientPIN (CTAP 2.1 §6.5.5). The authenticator has no
     /// PIN of its own: its subcommands for a PIN answer
     /// `CTAP2_ERR_PIN_NOT_SET`, and setPIN `CTAP2_ERR_NOT_ALLOWED`.
-    func clientPIN(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> CBORValue? {
+    func clientPIN(_ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void)
+        async throws -> CBORValue?
+    {
         let subCommand = try parameters.required(2, \.intValue)
         switch subCommand {
         case 0x02:  // getKeyAgreement
             _ = try PinUvAuthProtocol(number: try parameters.optional(1, \.intValue))
             return .map([1: PinUvAuthProtocol.coseKey(of: keyAgreementKey)])
         case 0x06:
-            return try await pinUvAuthTokenUsingUV(parameters, status: status)
+            return try await pinUvAuthTokenUsingUV(parameters, from: requester, status: status)
         case 0x07:  // getUVRetries
             return .map([5: .int(Self.userVerificationRetries)])
         case 0x01, 0x04, 0x05, 0x09:  // getPINRetries, changePIN, getPINToken, getPinUvAuthTokenUsingPinWithPermissions
@@ -37,7 +39,9 @@ extension CTAP2Authenticator {
     /// getPinUvAuthTokenUsingUvWithPermissions (§6.5.5.7.3): verifies the
     /// owner for the relying party named, then issues a fresh token
     /// carrying the authorised context, encrypted with the shared secret.
-    private func pinUvAuthTokenUsingUV(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws
+    private func pinUvAuthTokenUsingUV(
+        _ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void
+    ) async throws
         -> CBORValue
     {
         let pinUvAuthProtocol = try PinUvAuthProtocol(number: try parameters.optional(1, \.intValue))
@@ -60,7 +64,7 @@ extension CTAP2Authenticator {
             old.context.invalidate()
             token = nil
         }
-        let reason = relyingPartyID.map { "Use your passkeys for \($0)" } ?? "Manage your passkeys"
+        let reason = CTAPHIDRequester.reason(relyingPartyID.map { "Use your passkeys for \($0)" } ?? "Manage your passkeys", askedBy: requester)
         let context: AuthenticationContext
         do {
             context = try await verifyOwner(for: relyingPartyID ?? "", reason: reason, status: status)

@@ -56,7 +56,8 @@ extension CTAP2Authenticator {
 
         let (ceremony, isTokens) = try await ceremony(
             pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .getAssertion,
-            relyingPartyID: relyingPartyID, reason: "Sign in to \(relyingPartyID)", spendsToken: userPresence, status: status)
+            relyingPartyID: relyingPartyID, reason: CTAPHIDRequester.reason("Sign in to \(relyingPartyID)", askedBy: requester),
+            requester: requester, spendsToken: userPresence, status: status)
         let end = { if !isTokens { ceremony.invalidate() } }
         guard let first = credentials.first else {
             end()
@@ -72,7 +73,7 @@ extension CTAP2Authenticator {
         do {
             let response = try await assertion(
                 first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, flags: flags,
-                context: ceremony, userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
+                context: ceremony, requester: requester, userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
             if !selecting { end() }
             return response
         } catch {
@@ -100,7 +101,7 @@ extension CTAP2Authenticator {
         defer { if pending.credentials.isEmpty, pending.ownsContext { pending.context.invalidate() } }
         return try await assertion(
             credential, relyingPartyID: pending.relyingPartyID, clientDataHash: pending.clientDataHash,
-            hmacSecret: pending.hmacSecret, flags: pending.flags, context: pending.context, userDetails: true,
+            hmacSecret: pending.hmacSecret, flags: pending.flags, context: pending.context, requester: requester, userDetails: true,
             numberOfCredentials: nil)
     }
 
@@ -109,9 +110,9 @@ extension CTAP2Authenticator {
     /// store's signature over authenticator data ‖ clientDataHash.
     private func assertion(
         _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8], hmacSecret: HMACSecretRequest?,
-        flags: UInt8, context: AuthenticationContext, userDetails: Bool, numberOfCredentials: Int?
+        flags: UInt8, context: AuthenticationContext, requester: CTAPHIDRequester?, userDetails: Bool, numberOfCredentials: Int?
     ) async throws -> CBORValue {
-        let reason = "Sign in to \(relyingPartyID)"
+        let reason = CTAPHIDRequester.reason("Sign in to \(relyingPartyID)", askedBy: requester)
         var outputs: [CBORValue: CBORValue] = [:]
         if let hmacSecret, credential.creation.hasHMACSecret {
             // CredRandomWithUV: an output is given only with UP and UV set (see getAssertion).

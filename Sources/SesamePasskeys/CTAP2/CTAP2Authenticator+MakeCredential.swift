@@ -11,7 +11,9 @@ extension CTAP2Authenticator {
     /// authenticatorMakeCredential (CTAP 2.1 §6.1.2). The owner is verified
     /// for every credential (SPEC P1, P2): by the store here, or by the
     /// verification behind a pinUvAuthToken whose presence still counts.
-    func makeCredential(_ parameters: CTAP2Parameters, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> CBORValue {
+    func makeCredential(_ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void)
+        async throws -> CBORValue
+    {
         let clientDataHash = try parameters.clientDataHash(1)
         let rp = try parameters.requiredMap(2)
         let relyingPartyID = try Self.relyingPartyID(try rp.required("id", \.textValue))
@@ -37,10 +39,10 @@ extension CTAP2Authenticator {
         let pinUvAuthProtocol = try parameters.optional(9, \.intValue)
         _ = try parameters.optional(0x0A, \.intValue)  // enterpriseAttestation: not supported, so ignored (§6.1.2 step 9)
 
-        let reason = "Create a passkey for \(relyingPartyID)"
+        let reason = CTAPHIDRequester.reason("Create a passkey for \(relyingPartyID)", askedBy: requester)
         let ceremony = try await ceremony(
             pinUvAuthParam, protocolNumber: pinUvAuthProtocol, clientDataHash: clientDataHash, permission: .makeCredential,
-            relyingPartyID: relyingPartyID, reason: reason, status: status)
+            relyingPartyID: relyingPartyID, reason: reason, requester: requester, status: status)
         defer { ceremony.invalidate() }
         // §6.1.2 step 11: an excluded credential is answered only once the owner is verified,
         // so a website cannot learn which accounts exist here without them.
@@ -94,13 +96,13 @@ extension CTAP2Authenticator {
     /// client asking the person to pick an authenticator.
     func ceremony(
         _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
-        relyingPartyID: String, reason: String, status: @Sendable (CTAP2Keepalive) -> Void
+        relyingPartyID: String, reason: String, requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void
     ) async throws -> AuthenticationContext {
         try await ceremony(pinUvAuthParam, protocolNumber: protocolNumber, clientDataHash: clientDataHash, permission: permission,
-                           relyingPartyID: relyingPartyID, reason: reason, spendsToken: true, status: status).context
+                           relyingPartyID: relyingPartyID, reason: reason, requester: requester, spendsToken: true, status: status).context
     }
 
-    /// ``ceremony(_:protocolNumber:clientDataHash:permission:relyingPartyID:reason:status:)``,
+    /// ``ceremony(_:protocolNumber:clientDataHash:permission:relyingPartyID:reason:requester:status:)``,
     /// where a getAssertion with `up` false does not spend the token (§6.2.2
     /// clears the token's flags only when `up` is true): clients send one
     /// first to learn which of their credentials are here (python-fido2 and
@@ -110,10 +112,11 @@ extension CTAP2Authenticator {
     /// (`isTokens`): the caller must not invalidate it.
     func ceremony(
         _ pinUvAuthParam: [UInt8]?, protocolNumber: Int?, clientDataHash: [UInt8], permission: PinUvAuthToken.Permission,
-        relyingPartyID: String, reason: String, spendsToken: Bool, status: @Sendable (CTAP2Keepalive) -> Void
+        relyingPartyID: String, reason: String, requester: CTAPHIDRequester?, spendsToken: Bool,
+        status: @Sendable (CTAP2Keepalive) -> Void
     ) async throws -> (context: AuthenticationContext, isTokens: Bool) {
         if let pinUvAuthParam {
-            if pinUvAuthParam.isEmpty { try await selectForPinUvAuth(status: status) }
+            if pinUvAuthParam.isEmpty { try await selectForPinUvAuth(requester: requester, status: status) }
             let token = try verifyToken(
                 pinUvAuthParam, protocolNumber: protocolNumber, message: clientDataHash, permission: permission,
                 relyingPartyID: relyingPartyID)
@@ -126,8 +129,9 @@ extension CTAP2Authenticator {
     /// A zero-length pinUvAuthParam (§6.1.2 step 1): the client asks the
     /// person to pick an authenticator; after an act of the owner, answer
     /// that user verification is set up (`CTAP2_ERR_PIN_INVALID`).
-    func selectForPinUvAuth(status: @Sendable (CTAP2Keepalive) -> Void) async throws -> Never {
-        try await verifyOwner(for: "", reason: "Select this authenticator", status: status).invalidate()
+    func selectForPinUvAuth(requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void) async throws -> Never {
+        try await verifyOwner(for: "", reason: CTAPHIDRequester.reason("Select this authenticator", askedBy: requester), status: status)
+            .invalidate()
         throw CTAP2Status.pinInvalid
     }
 }

@@ -103,15 +103,17 @@ public actor CTAP2Authenticator {
             let parameters = try CTAP2Parameters(decoding: request.dropFirst())
             let response: CBORValue?
             switch command {
-            case 0x01: response = try await makeCredential(parameters, status: status)
+            case 0x01: response = try await makeCredential(parameters, from: requester, status: status)
             case 0x02: response = try await getAssertion(parameters, from: requester, status: status)
             case 0x04: response = info
-            case 0x06: response = try await clientPIN(parameters, status: status)
+            case 0x06: response = try await clientPIN(parameters, from: requester, status: status)
             case 0x07: throw CTAP2Status.notAllowed  // reset: deleting every passkey is `sesame passkey rm`, never a client's
             case 0x08: response = try await getNextAssertion(from: requester)
             case 0x0A, 0x41: response = try await credentialManagement(parameters, from: requester)
             case 0x0B:
-                try await verifyOwner(for: "", reason: "Select this authenticator", status: status).invalidate()
+                try await verifyOwner(
+                    for: "", reason: CTAPHIDRequester.reason("Select this authenticator", askedBy: requester), status: status
+                ).invalidate()
                 response = nil
             default: throw CTAP2Status.invalidCommand
             }

@@ -12,12 +12,14 @@ extension CTAPHIDServer {
     ///     nothing was pending for ``CTAPHIDTiming/idleTimeout``: for one of
     ///     a bounded number of connections, so silent ones cannot take every
     ///     place. Not for the one device a browser finds.
+    ///   - client: The program on the other end, escaped, for the owner's
+    ///     dialogs; `nil` when the transport cannot tell (`/dev/uhid`).
     ///   - send: Delivers one 64-byte report to the host; `false` once it cannot.
     public static func serve(
         _ handler: some CTAPHIDMessageHandler, reports: AsyncStream<[UInt8]>, timing: CTAPHIDTiming = CTAPHIDTiming(),
-        endsWhenIdle: Bool = false, send: @escaping @Sendable ([UInt8]) -> Bool
+        endsWhenIdle: Bool = false, client: String? = nil, send: @escaping @Sendable ([UInt8]) -> Bool
     ) async {
-        let device = CTAPHIDServer(handler: handler, timing: timing)
+        let device = CTAPHIDServer(handler: handler, timing: timing, client: client)
         let answers = Task {
             for await report in device.reports where !send(report) { break }
         }

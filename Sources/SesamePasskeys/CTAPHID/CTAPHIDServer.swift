@@ -25,6 +25,8 @@ public actor CTAPHIDServer {
     /// This server's connection number, for ``CTAPHIDRequester``.
     private let connection: UInt64
     private static let connections = Locked<UInt64>(0)
+    /// The program on the other end, for ``CTAPHIDRequester/client``.
+    private let client: String?
     private let timing: CTAPHIDTiming
     private var channels: CTAPHIDChannels
     private var closed = false
@@ -44,8 +46,11 @@ public actor CTAPHIDServer {
     /// - Parameters:
     ///   - handler: Answers CBOR requests and WINK.
     ///   - timing: The keepalive interval, the message timeout, and how to wait.
-    public init(handler: some CTAPHIDMessageHandler, timing: CTAPHIDTiming = CTAPHIDTiming()) {
-        self.init(handler: handler, timing: timing, channels: CTAPHIDChannels())
+    ///   - client: The program on the other end, escaped, for the owner's
+    ///     dialogs (``CTAPHIDRequester/client``); `nil` when the transport
+    ///     cannot tell.
+    public init(handler: some CTAPHIDMessageHandler, timing: CTAPHIDTiming = CTAPHIDTiming(), client: String? = nil) {
+        self.init(handler: handler, timing: timing, channels: CTAPHIDChannels(), client: client)
     }
 
     /// A server whose channels are allocated from `firstChannel` up, for
@@ -68,8 +73,10 @@ public actor CTAPHIDServer {
     ///   - handler: Answers CBOR requests and WINK.
     ///   - timing: The keepalive interval, the message timeout, and how to wait.
     ///   - channels: The channel state to start from.
-    package init(handler: some CTAPHIDMessageHandler, timing: CTAPHIDTiming, channels: CTAPHIDChannels) {
+    ///   - client: The program on the other end, for the owner's dialogs.
+    package init(handler: some CTAPHIDMessageHandler, timing: CTAPHIDTiming, channels: CTAPHIDChannels, client: String? = nil) {
         self.handler = handler
+        self.client = client
         connection = Self.connections.withLock { count in
             count += 1
             return count
@@ -139,7 +146,7 @@ public actor CTAPHIDServer {
 
     private func start(transaction: UInt64, channel: UInt32, request: [UInt8]) {
         let status = Locked(CTAPHIDKeepaliveStatus.processing)
-        let requester = CTAPHIDRequester(connection: connection, channel: channel)
+        let requester = CTAPHIDRequester(connection: connection, channel: channel, client: client)
         work[transaction] = Task { [handler] in
             let response = await handler.cbor(request, from: requester) { new in status.withLock { $0 = new } }
             self.finished(transaction: transaction, response: response)

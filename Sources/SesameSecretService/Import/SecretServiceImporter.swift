@@ -11,11 +11,17 @@ import Sesame
 /// (SPEC D11: an import never lowers a protection,
 /// ``SecretServiceImportAction``), and the vault refuses a replacement that
 /// would anyway.
+///
+/// A provider that lists one collection or one item path more than once
+/// (hostile or broken) gets one copy and one report row for it: the second
+/// listing is the same object, not an item replacing the first.
 package actor SecretServiceImporter {
     let vault: Vault
     let context: AuthenticationContext
     private var reports: [String: SecretServiceImportReport.Collection] = [:]
     private var targets: [String: Result<String, VaultError>] = [:]
+    /// Item paths already handled, whatever became of them.
+    private var handled: Set<String> = []
 
     /// An importer into `vault`, writing with `context` (which may hold the
     /// application password the vault's items need).
@@ -30,7 +36,8 @@ package actor SecretServiceImporter {
     /// - Returns: The report, with the totals.
     package func report(of source: [SecretServiceSourceCollection]) -> SecretServiceImportReport {
         var document = SecretServiceImportReport(copied: 0, replaced: 0, kept: 0, skipped: 0, collections: [])
-        for collection in source {
+        var listed: Set<String> = []
+        for collection in source where listed.insert(collection.path).inserted {
             var report = report(for: collection)
             report.skipped = collection.skipped.map { .init(label: $0.label, path: $0.path, reason: $0.reason) } + report.skipped
             document.collections.append(report)
@@ -49,6 +56,7 @@ package actor SecretServiceImporter {
     /// Copies one item of `collection` into the vault's collection for it,
     /// or says in the report why not.
     package func copy(_ item: SecretServiceSourceItem, of collection: SecretServiceSourceCollection) async {
+        guard handled.insert(item.path).inserted else { return }
         var report = report(for: collection)
         defer { reports[collection.path] = report }
         let target: String

@@ -108,6 +108,44 @@ struct KeyTypesCommandTests: VaultHomeSuite {
         #expect(refused.status == 2 && refused.stderr.contains("encrypted"), "\(refused.stderr)")
     }
 
+    @Test("SPEC D7: an OpenSSL key whose stored public point is another key's, or off the curve, is refused in SEC1 and PKCS#8; the untouched file imports",
+          arguments: [("prime256v1", 65), ("secp384r1", 97), ("secp521r1", 133)])
+    func importRefusesAPointThatIsNotTheKeys(curve: String, pointLength: Int) async throws {
+        defer { place.remove() }
+        try await place.createVault()
+        // The point is the last field of both layouts (OpenSSL writes PKCS#8 v1, no attributes; `pkey -outform DER`
+        // would write SEC1 again, so `pkcs8 -topk8`).
+        func der(_ arguments: [String]) async throws -> [UInt8] {
+            let run = try await tool("/usr/bin/openssl", arguments)
+            try #require(run.status == 0, "openssl \(arguments): \(run.stderr)")
+            return Array(run.output)
+        }
+        for name in ["mine", "other"] {
+            _ = try await der(["ecparam", "-name", curve, "-genkey", "-noout", "-out", place.file(name + ".pem")])
+        }
+        let otherPoint = Array(try await der(["ec", "-in", place.file("other.pem"), "-pubout", "-outform", "DER"]).suffix(pointLength))
+        for (layout, label, arguments) in [("SEC1", "EC PRIVATE KEY", ["ec", "-in", place.file("mine.pem"), "-outform", "DER"]),
+                                           ("PKCS#8", "PRIVATE KEY", ["pkcs8", "-topk8", "-nocrypt", "-in", place.file("mine.pem"), "-outform", "DER"])] {
+            let original = try await der(arguments)
+            let point = Array(original.suffix(pointLength))
+            try #require(point.first == 4 && point != otherPoint, "\(layout) ends in an uncompressed point")
+            var offCurve = point
+            offCurve[pointLength - 1] ^= 1
+            let pem = { (bytes: [UInt8]) in
+                Data("-----BEGIN \(label)-----\n\(Data(bytes).base64EncodedString(options: .lineLength64Characters))\n-----END \(label)-----\n".utf8)
+            }
+            for (what, replacement) in [("another key's point", otherPoint), ("a point off the curve", offCurve)] {
+                let refused = try await sesame(["key", "import", "bad", "--access", "none"], stdin: pem(original.dropLast(pointLength) + replacement))
+                #expect(refused.status == 2, "\(curve) \(layout) with \(what) was not refused: \(refused.stdout) \(refused.stderr)")
+                #expect(refused.stderr.contains("public key"), "\(refused.stderr)")
+            }
+            let accepted = try await sesame(["key", "import", "good-\(layout == "SEC1" ? "sec1" : "pkcs8")", "--access", "none"], stdin: pem(original))
+            #expect(accepted.status == 0, "\(curve) \(layout): \(accepted.stderr)")
+        }
+        let listed = try await sesame(["key", "ls", "--json"])
+        #expect(!listed.stdout.contains("\"bad\""), "\(listed.stdout)")
+    }
+
     @Test("SPEC D7: key create --algorithm makes each type; ssh-keygen reads its public key with the right size and type",
           arguments: [("rsa-2048", "2048", "(RSA)"), ("rsa-3072", "3072", "(RSA)"), ("rsa-4096", "4096", "(RSA)"),
                       ("p384", "384", "(ECDSA)"), ("p521", "521", "(ECDSA)")])

@@ -232,7 +232,11 @@ struct SecretServiceImportTests {
 
     /// A provider that answers what an import asks, with dates that are not
     /// the API's `t`: a double of ±inf or NaN, a negative int64 (jeepney).
-    static let hostileProvider = """
+    /// A provider that answers with whatever it is given: `dates` (a Python
+    /// dict of item name to its `Created` variant), every collection and
+    /// item path listed `listings` times.
+    static func hostileProvider(dates: String, listings: Int = 1) -> String {
+        """
         import math
         from jeepney import new_method_return, new_error, MessageType, HeaderFields
         from jeepney.io.blocking import open_dbus_connection
@@ -241,7 +245,8 @@ struct SecretServiceImportTests {
         conn.send_and_get_reply(message_bus.RequestName('org.freedesktop.secrets'))
         ROOT = '/org/freedesktop/secrets'
         COLL = ROOT + '/collection/hostile'
-        dates = {'inf': ('d', math.inf), 'minusinf': ('d', -math.inf), 'nan': ('d', math.nan), 'negative': ('x', -5), 'fine': ('t', 1700000000)}
+        dates = \(dates)
+        LISTINGS = \(listings)
         items = {COLL + '/' + name: value for name, value in dates.items()}
         print('ready', flush=True)
         while True:
@@ -253,9 +258,9 @@ struct SecretServiceImportTests {
             def reply(sig, body): conn.send(new_method_return(msg, sig, body))
             if member == 'Get':
                 name = args[1]
-                if path == ROOT: reply('v', (('ao', [COLL]),))
+                if path == ROOT: reply('v', (('ao', [COLL] * LISTINGS),))
                 elif name == 'Label': reply('v', (('s', 'Hostile'),))
-                elif name == 'Items': reply('v', (('ao', list(items)),))
+                elif name == 'Items': reply('v', (('ao', list(items) * LISTINGS),))
                 elif name == 'Locked': reply('v', (('b', False),))
                 else: conn.send(new_error(msg, 'org.freedesktop.DBus.Error.InvalidArgs', 's', ('no',)))
             elif member == 'GetAll':
@@ -268,26 +273,15 @@ struct SecretServiceImportTests {
             elif member == 'Close': reply('', ())
             else: conn.send(new_error(msg, 'org.freedesktop.DBus.Error.UnknownMethod', 's', (member,)))
         """
+    }
 
     @Test("SPEC D9: a source's dates of inf, -inf, NaN or a negative number are reported and left out, never stored as 1970")
     func hostileDates() async throws {
-        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
-        try #require(FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/jeepney"), "needs python3-jeepney")
         let home = try VaultHome()
         defer { home.remove() }
-        try await home.createVault()
-        let source = try await PrivateSessionBus.start()
-        defer { source.stop() }
-        let provider = try await source.startDaemon(TestPython.path, ["-c", Self.hostileProvider], log: "provider.log")
-        defer { provider.stop() }
-        var ready = false
-        for _ in 0..<200 where !ready {
-            ready = ((try? String(contentsOfFile: source.directory + "/provider.log", encoding: .utf8)) ?? "").contains("ready")
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        try #require(ready && provider.isRunning, "the fake provider did not start")
-        let run = try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"],
-                                             environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 })
+        let run = try await Self.importFrom(Self.hostileProvider(dates: """
+            {'inf': ('d', math.inf), 'minusinf': ('d', -math.inf), 'nan': ('d', math.nan), 'negative': ('x', -5), 'fine': ('t', 1700000000)}
+            """), into: home)
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         #expect(report.copied == 1 && report.skipped == 4, "\(run.stdout)")
@@ -296,6 +290,39 @@ struct SecretServiceImportTests {
         #expect(skipped.allSatisfy { $0.reason.contains("not seconds since 1970") }, "\(run.stdout)")
         let listed = try await home.sesame(["ls", "--json", "--no-interaction"])
         #expect(!listed.stdout.contains("1970-"), "a date became 1970: \(listed.stdout)")
+    }
+
+    @Test("SPEC D11: a provider that lists one collection and one item three times gives one copy, none counted as replacing another")
+    func pathsListedTwice() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        let run = try await Self.importFrom(Self.hostileProvider(dates: "{'fine': ('t', 1700000000)}", listings: 3), into: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.copied == 1 && report.replaced == 0 && report.kept == 0 && report.skipped == 0, "\(run.stdout)")
+        #expect(report.collections.count == 1, "\(run.stdout)")
+        let listed = try await home.sesame(["ls", "--json", "--no-interaction"])
+        #expect(listed.stdout.components(separatedBy: "date fine").count == 2, "one item: \(listed.stdout)")
+    }
+
+    /// Runs `sesame import --from-secret-service --json` into `home`'s new
+    /// vault from `provider` (a Python script) on a private bus.
+    private static func importFrom(_ provider: String, into home: VaultHome) async throws -> SesameBinary.Result {
+        try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
+        try #require(FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/jeepney"), "needs python3-jeepney")
+        try await home.createVault()
+        let source = try await PrivateSessionBus.start()
+        defer { source.stop() }
+        let daemon = try await source.startDaemon(TestPython.path, ["-c", provider], log: "provider.log")
+        defer { daemon.stop() }
+        var ready = false
+        for _ in 0..<200 where !ready {
+            ready = ((try? String(contentsOfFile: source.directory + "/provider.log", encoding: .utf8)) ?? "").contains("ready")
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(ready && daemon.isRunning, "the fake provider did not start")
+        return try await SesameBinary.run(["import", "--from-secret-service", "--no-interaction", "--json"],
+                                          environment: home.environment.merging(["DBUS_SESSION_BUS_ADDRESS": source.address]) { $1 })
     }
 
     @Test("FILE and --from-secret-service together are a usage error; no bus is reported as not available")

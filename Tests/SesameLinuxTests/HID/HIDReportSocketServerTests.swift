@@ -69,6 +69,27 @@ struct HIDReportSocketServerTests {
         #expect(lstat(path, &info) != 0, "the socket is removed when the server closes")
     }
 
+    @Test("P3: the connection names its client's executable and pid, for the owner's passkey dialogs (issue 44)")
+    func clientIsNamed() async throws {
+        let path = Self.temporaryDirectory() + "/reports.sock"
+        let server = try HIDReportSocketServer(path: path)
+        let (clients, clientsInput) = AsyncStream.makeStream(of: String?.self)
+        let serving = Task { try await server.serve { connection in
+            clientsInput.yield(connection.client)
+            for await _ in connection.reports {}
+        } }
+        // The test process is the client: the server must name this very executable.
+        let client = Self.connect(path)
+        #expect(client >= 0)
+        var iterator = clients.makeAsyncIterator()
+        let named = try #require(await iterator.next() ?? nil)
+        Glibc.close(client)
+        let executable = try #require(ProcessExecutable.path(of: getpid()))
+        #expect(named == "`\(executable)` (pid \(getpid()))")
+        server.close()
+        try await serving.value
+    }
+
     @Test("P5: a partial report then the client's close ends the connection, unanswered")
     func partialReport() async throws {
         let path = Self.temporaryDirectory() + "/reports.sock"

@@ -66,4 +66,26 @@ struct CTAP2RequesterTests {
         }
         #expect(try await Self.send(harness, 0x0A, [1: 5], from: Self.hostA).status == 0)
     }
+
+    @Test("P3: the owner's dialog names the program that asked when the transport knows it, and only then (issue 44)")
+    func dialogNamesTheClient() async throws {
+        let harness = CTAP2Harness()
+        let firefox = CTAPHIDRequester(connection: 7, channel: 0x20, client: "`/usr/bin/firefox` (pid 4242)")
+        let parameters = CTAP2Harness.makeCredential()
+        #expect(try await Self.send(harness, 0x01, parameters, from: firefox).status == 0)
+        #expect(try await Self.send(harness, 0x02, [1: "example.com", 2: .bytes(CTAP2Harness.clientDataHash)], from: firefox).status == 0)
+        #expect(try await Self.send(harness, 0x0B, from: firefox).status == 0)
+        let named = await harness.store.prompts
+        #expect(named.count >= 3)
+        for prompt in named {
+            #expect(prompt.hasSuffix(", asked by `/usr/bin/firefox` (pid 4242)"), "\(prompt)")
+        }
+        #expect(named.contains { $0.hasPrefix("Create a passkey for example.com") })
+        #expect(named.contains { $0.hasPrefix("Sign in to example.com") })
+
+        let unnamed = CTAP2Harness()
+        #expect(try await Self.send(unnamed, 0x01, parameters, from: Self.hostA).status == 0)
+        let prompts = await unnamed.store.prompts
+        #expect(prompts == ["Create a passkey for example.com"])
+    }
 }

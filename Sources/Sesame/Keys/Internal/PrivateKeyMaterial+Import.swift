@@ -57,8 +57,10 @@ extension PrivateKeyMaterial {
                 case .rsa2048: key = try rsa(try _RSA.Signing.PrivateKey(unsafeDERRepresentation: der))
                 default: key = .p256(try .init(derRepresentation: der))
                 }
+                try requireMatching(try pkcs8PublicKeys(der), of: key)
             case "EC PRIVATE KEY":
                 key = try ellipticCurveKey(sec1: document!.derBytes)
+                try requireMatching(try sec1PublicKey(document!.derBytes).map { [$0] } ?? [], of: key)
             case "RSA PRIVATE KEY":
                 key = try rsa(try _RSA.Signing.PrivateKey(unsafeDERRepresentation: document!.derBytes))
             case "ENCRYPTED PRIVATE KEY":
@@ -93,6 +95,68 @@ extension PrivateKeyMaterial {
         if let key = try? P256.Signing.PrivateKey(derRepresentation: der) { return .p256(key) }
         if let key = try? P384.Signing.PrivateKey(derRepresentation: der) { return .p384(key) }
         return .p521(try P521.Signing.PrivateKey(derRepresentation: der))
+    }
+
+    /// Refuses a file whose own copy of the public key is not the one its
+    /// private key gives. swift-crypto reads only the scalar and ignores
+    /// the stored point, so a file with a point off the curve, or another
+    /// key's, would otherwise import as a key its owner never showed anyone.
+    private static func requireMatching(_ stored: [[UInt8]], of key: PrivateKeyMaterial) throws(VaultError) {
+        let derived = key.publicKey.rawRepresentation
+        for point in stored {
+            let uncompressed: [UInt8]?
+            switch key {
+            case .rsa: continue  // an RSA file's key is its modulus and exponents, read whole
+            case .ed25519, .x25519: uncompressed = point
+            case .p256, .p256Agreement: uncompressed = point.first == 4
+                ? (try? P256.Signing.PublicKey(x963Representation: point)).map { Array($0.x963Representation) }
+                : (try? P256.Signing.PublicKey(compressedRepresentation: point)).map { Array($0.x963Representation) }
+            case .p384: uncompressed = point.first == 4
+                ? (try? P384.Signing.PublicKey(x963Representation: point)).map { Array($0.x963Representation) }
+                : (try? P384.Signing.PublicKey(compressedRepresentation: point)).map { Array($0.x963Representation) }
+            case .p521: uncompressed = point.first == 4
+                ? (try? P521.Signing.PublicKey(x963Representation: point)).map { Array($0.x963Representation) }
+                : (try? P521.Signing.PublicKey(compressedRepresentation: point)).map { Array($0.x963Representation) }
+            }
+            guard let uncompressed else {
+                throw VaultError(.invalidArgument, "The file's \(key.algorithm) public key is not a point on its curve")
+            }
+            guard uncompressed == derived else {
+                throw VaultError(.invalidArgument, "The file's \(key.algorithm) public key does not belong to its private key")
+            }
+        }
+    }
+
+    /// The public key a SEC1 `ECPrivateKey` carries in its optional
+    /// `publicKey [1] BIT STRING` (RFC 5915), if it carries one.
+    private static func sec1PublicKey(_ der: [UInt8]) throws -> [UInt8]? {
+        try DER.sequence(try DER.parse(der), identifier: .sequence) { nodes in
+            _ = try Int(derEncoded: &nodes)
+            _ = try ASN1OctetString(derEncoded: &nodes)
+            _ = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) { _ in }
+            let point = try DER.optionalExplicitlyTagged(&nodes, tagNumber: 1, tagClass: .contextSpecific) { try ASN1BitString(derEncoded: $0) }
+            return point.map { Array($0.bytes) }
+        }
+    }
+
+    /// The public keys a PKCS#8 `PrivateKeyInfo` (RFC 5958) carries: the
+    /// `publicKey [1]` of version 2, and for an EC key the SEC1 structure's
+    /// own inside `privateKey`.
+    private static func pkcs8PublicKeys(_ der: [UInt8]) throws -> [[UInt8]] {
+        try DER.sequence(try DER.parse(der), identifier: .sequence) { nodes in
+            _ = try Int(derEncoded: &nodes)
+            _ = nodes.next()  // the algorithm, read by pkcs8Algorithm
+            let privateKey = try ASN1OctetString(derEncoded: &nodes)
+            var found: [[UInt8]] = []
+            if (try? pkcs8Algorithm(der)).map({ [.p256, .p384, .p521].contains($0) }) == true, let point = try sec1PublicKey(Array(privateKey.bytes)) {
+                found.append(point)
+            }
+            _ = DER.optionalImplicitlyTagged(&nodes, tagNumber: 0, tagClass: .contextSpecific) { _ in }  // attributes
+            let outer: ASN1BitString? = try DER.optionalImplicitlyTagged(&nodes, tag: .init(tagWithNumber: 1, tagClass: .contextSpecific))
+            if let outer { found.append(Array(outer.bytes)) }
+            while nodes.next() != nil {}
+            return found
+        }
     }
 
     /// The algorithm a PKCS#8 `PrivateKeyInfo` names: Ed25519, X25519,
