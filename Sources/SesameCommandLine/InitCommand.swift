@@ -140,12 +140,7 @@ enum RecoveryKeyNotice {
         var bytes = Array(text.utf8)
         defer { bytes.withUnsafeMutableBytes { wipe($0) } }
         let descriptor = terminal >= 0 ? terminal : 2
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { break }
-            offset += written
-        }
+        bytes.withUnsafeBytes { _ = Descriptor.writeAll($0, to: descriptor) }
         if terminal >= 0 { close(terminal) }
     }
 }

@@ -44,14 +44,7 @@ let authenticators = Authenticators(appName: "sesame-vault-stress")
 /// Writes straight to a descriptor, unbuffered, so a line is out before
 /// the next item is written even if the process is killed right after.
 func emit(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
-    bytes.append(UInt8(ascii: "\n"))
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-        if written <= 0 { return }
-        offset += written
-    }
+    Descriptor.writeAll(text + "\n", to: descriptor)
 }
 
 func usage() -> Never {

@@ -104,9 +104,9 @@ extension AppPasscode {
         }
     }
 
-    /// Runs `work` inside the gate, carrying its typed error out.
+    /// Runs `work` in a turn of ``turns``, carrying its typed error out.
     private func serially(_ work: @escaping @Sendable () async throws(AppPasscodeError) -> Void) async throws(AppPasscodeError) {
-        let outcome = await gate.run { () async -> Result<Void, AppPasscodeError> in
+        let outcome = await turns.run(joining: nil) { () async -> Result<Void, AppPasscodeError> in
             do throws(AppPasscodeError) {
                 try await work()
                 return .success(())

@@ -36,7 +36,7 @@ public final class AppPasscode: AppPasscodeVerifier {
     let clock: any AuthenticationClock
     let backoff: BackoffSchedule
     let onErase: (@Sendable () async -> Void)?
-    let gate = SerialGate()
+    let turns = TurnQueue()
 
     /// Creates the passcode of one app.
     ///
@@ -110,7 +110,7 @@ public final class AppPasscode: AppPasscodeVerifier {
     // MARK: Verification
 
     public func verify(_ passcode: SecretBytes) async -> PasscodeVerification {
-        await gate.run {
+        await turns.run(joining: nil) {
             switch await self.check(passcode) {
             case .success: .accepted
             case .failure(.wrongPasscode): .rejected
@@ -124,7 +124,7 @@ public final class AppPasscode: AppPasscodeVerifier {
 
     /// Checks `passcode` through the attempt gate (SPEC E3, E5): counted
     /// before it is checked, in the record every process shares; refused
-    /// unchecked while a delay runs. Run inside ``gate``.
+    /// unchecked while a delay runs. Run in a turn of ``turns``.
     ///
     /// - Returns: The record after a right entry (already saved), or why not.
     func check(_ passcode: SecretBytes) async -> Result<AppPasscodeRecord, AppPasscodeError> {

@@ -26,7 +26,10 @@ public final class FeatureProtection: Sendable {
     private let store: any AppRecordStore
     private let deviceKeys: any DeviceKeyStore
     let ownerVerification: OwnerVerification?
-    private let gate = PromptGate()
+    /// One prompt at a time: calls for the same key while one runs share
+    /// its result (two taps on "Pay" give one prompt); calls for other keys
+    /// wait their turn instead of opening a second prompt.
+    private let turns = TurnQueue()
 
     /// Creates the facade.
     ///
@@ -212,7 +215,7 @@ public final class FeatureProtection: Sendable {
         key: String?,
         _ work: @escaping @Sendable () async throws(FeatureProtectionError) -> Void
     ) async throws(FeatureProtectionError) {
-        let outcome = await gate.run(key: key) {
+        let outcome = await turns.run(joining: key) { () async -> Result<Void, FeatureProtectionError> in
             do throws(FeatureProtectionError) {
                 try await work()
                 return .success(())

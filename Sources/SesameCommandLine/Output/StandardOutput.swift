@@ -12,14 +12,8 @@ enum StandardOutput {
     ///
     /// - Throws: ``CommandFailure`` (exit 1) when standard output is closed or full.
     static func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(1, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                throw CommandFailure(status: .failure, message: "cannot write to standard output: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        if let failure = Descriptor.writeAll(bytes, to: 1) {
+            throw CommandFailure(status: .failure, message: "cannot write to standard output: \(String(cString: strerror(failure)))")
         }
     }
 
@@ -32,13 +26,5 @@ enum StandardOutput {
     /// secret (a rendered template) wipes the array afterwards.
     static func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-        #else
-        Darwin.write(descriptor, buffer, count)
-        #endif
     }
 }

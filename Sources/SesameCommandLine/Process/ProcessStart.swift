@@ -108,15 +108,7 @@ enum ProcessStart {
         }
         // A child that exits without reading must not kill us with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        input.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(inputPipe[1], bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { break }
-                offset += written
-            }
-        }
+        input.withUnsafeBytes { _ = Descriptor.writeAll($0, to: inputPipe[1]) }
         close(inputPipe[1])
         return pid
     }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-// Thread and NSLock (FoundationEssentials has neither).
+// Thread (FoundationEssentials has none).
 import Foundation
 import Sesame
 import SesameSecretsInUse
@@ -141,14 +141,8 @@ enum MaskedCommand {
         var broken = false
         func emit(_ bytes: [UInt8]) {
             guard !broken else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { write(destination, $0.baseAddress! + offset, $0.count - offset) }
-                if written < 0, errno == EINTR { continue }
-                // Nobody reads any more: keep draining so the command never blocks.
-                guard written > 0 else { broken = true; return }
-                offset += written
-            }
+            // Nobody reads any more: keep draining so the command never blocks.
+            if Descriptor.writeAll(bytes, to: destination) != nil { broken = true }
         }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -189,10 +183,9 @@ private func forwardSignal(_ number: Int32) {
 }
 
 /// Set once the command has exited, read by the copying threads.
-private final class ExitFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+private final class ExitFlag: Sendable {
+    private let value = Locked(false)
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

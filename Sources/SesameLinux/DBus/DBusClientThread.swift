@@ -16,7 +16,7 @@ import Musl
 /// `sd_bus_wait`, so the connection cannot live on Swift's cooperative pool:
 /// every job runs here, in order, and results go back through continuations.
 /// ``DBusClient/withConnection(address:name:_:)`` is the form for one job.
-package final class DBusClientThread: @unchecked Sendable {
+package final class DBusClientThread: Sendable {
     /// The connection as the thread alone sees it: opened by the first job.
     private final class Connection {
         let address: String?
@@ -36,11 +36,12 @@ package final class DBusClientThread: @unchecked Sendable {
 
     private typealias Job = @Sendable (Connection) -> Void
 
-    // Guarded by `mutex`; `@unchecked Sendable` rests on that.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var jobs: [Job] = []
-    private var stopping = false
+    private struct Queue {
+        var jobs: [Job] = []
+        var stopping = false
+    }
+
+    private let queue = Locked(Queue())
 
     /// Starts the thread; it runs until ``shutdown(_:)`` or ``shutdownSoon(_:)``.
     /// The connection opens with the first job.
@@ -49,24 +50,10 @@ package final class DBusClientThread: @unchecked Sendable {
     ///   - address: The bus address, or `nil` for the system bus.
     ///   - name: The thread's name (at most 15 bytes).
     package init(address: String?, name: String) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-
         // The thread keeps the object alive until its loop ends.
         if !DedicatedThread.detach(name: name, { [self] in loop(Connection(address: address)) }) {
-            stopping = true
+            queue.withLock { $0.stopping = true }
         }
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` on the thread with the connection, opening it first when
@@ -105,27 +92,16 @@ package final class DBusClientThread: @unchecked Sendable {
 
     @discardableResult
     private func enqueue(last: Bool, _ job: @escaping Job) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        guard !stopping else { return false }
-        jobs.append(job)
-        if last { stopping = true }
-        pthread_cond_signal(condition)
-        return true
+        queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.jobs.append(job)
+            if last { queue.stopping = true }
+            return true
+        }
     }
 
     private func loop(_ connection: Connection) {
-        while true {
-            pthread_mutex_lock(mutex)
-            while jobs.isEmpty && !stopping {
-                pthread_cond_wait(condition, mutex)
-            }
-            if jobs.isEmpty {
-                pthread_mutex_unlock(mutex)
-                break
-            }
-            let job = jobs.removeFirst()
-            pthread_mutex_unlock(mutex)
+        while let job = queue.withLock(when: { !$0.jobs.isEmpty || $0.stopping }, { $0.jobs.isEmpty ? nil : $0.jobs.removeFirst() }) {
             job(connection)
         }
         connection.client?.close()

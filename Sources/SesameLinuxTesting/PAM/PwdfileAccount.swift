@@ -1,4 +1,5 @@
 import Foundation
+import Sesame
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,19 +49,12 @@ public enum PwdfileAccount {
         process.standardOutput = output
         try process.run()
         try? theirs.close()
-        let bytes = Array((password + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(ours, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            sent += count
-        }
+        let sent = Descriptor.writeAll(password + "\n", to: ours, isSocket: true) == nil
         shutdown(ours, Int32(SHUT_WR))
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let hash = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard sent == bytes.count, process.terminationStatus == 0, hash.hasPrefix("$6$") else {
+        guard sent, process.terminationStatus == 0, hash.hasPrefix("$6$") else {
             throw PwdfileAccountError("openssl passwd -6 failed (status \(process.terminationStatus)); is openssl installed?")
         }
         return hash

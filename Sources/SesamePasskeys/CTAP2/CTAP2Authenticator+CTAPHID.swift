@@ -13,42 +13,11 @@ extension CTAP2Authenticator: CTAPHIDMessageHandler {
         // getInfo asks no one and changes nothing another host holds: it never waits for a turn.
         if request.first == 0x04 { return await handle(request, from: requester, status: relay) }
         // Cancelled (CANCEL, or the server's user-action timeout) while waiting: leave the queue at once.
-        guard await takeTurn() else { return [CTAP2Status.keepaliveCancel.rawValue] }
-        defer { passTurn() }
-        return await handle(request, from: requester, status: relay)
+        let answer = await turns.run { await self.handle(request, from: requester, status: relay) }
+        return answer ?? [CTAP2Status.keepaliveCancel.rawValue]
     }
 
     /// A platform authenticator has no light to blink; the prompt that
     /// follows names the relying party instead.
     public func wink() async {}
-
-    /// Waits for the turn; `false` when the waiting task was cancelled first.
-    private func takeTurn() async -> Bool {
-        guard turnTaken else {
-            turnTaken = true
-            return true
-        }
-        waiters += 1
-        let number = waiters
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                waitingForTurn.append((number, continuation))
-            }
-        } onCancel: {
-            Task { await self.leaveQueue(number) }
-        }
-    }
-
-    private func leaveQueue(_ number: UInt64) {
-        guard let index = waitingForTurn.firstIndex(where: { $0.number == number }) else { return }
-        waitingForTurn.remove(at: index).continuation.resume(returning: false)
-    }
-
-    private func passTurn() {
-        if waitingForTurn.isEmpty {
-            turnTaken = false
-        } else {
-            waitingForTurn.removeFirst().continuation.resume(returning: true)
-        }
-    }
 }

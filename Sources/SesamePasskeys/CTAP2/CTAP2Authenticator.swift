@@ -45,13 +45,10 @@ public actor CTAP2Authenticator {
     /// continue: the requester that began it, the subcommand that
     /// continues, the items left.
     var pendingEnumeration: (requester: CTAPHIDRequester?, next: Int, items: [CBORValue])?
-    /// Whether a request has the turn: hosts on several transports (socket
-    /// connections) take turns, so one's prompt never interleaves with
-    /// another's token or getNextAssertion state.
-    var turnTaken = false
-    /// The requests waiting for the turn, in order, by number.
-    var waitingForTurn: [(number: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-    var waiters: UInt64 = 0
+    /// Hosts on several transports (socket connections) take turns, so
+    /// one's prompt never interleaves with another's token or
+    /// getNextAssertion state.
+    let turns = TurnQueue()
 
     /// An authenticator over `store`.
     ///

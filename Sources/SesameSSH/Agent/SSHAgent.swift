@@ -61,7 +61,9 @@ public final class SSHAgent: Sendable {
     private let configuration: Configuration
     private let makeContext: @Sendable () -> AuthenticationContext
     private let state = Locked(State())
-    private let prompts = PromptQueue()
+    /// One prompt at a time, in arrival order: two clients never race for
+    /// the one fingerprint reader or the one terminal.
+    private let prompts = TurnQueue()
     private let lock: AgentLock
 
     /// An agent over the keys of `sources`.
@@ -194,14 +196,17 @@ public final class SSHAgent: Sendable {
                                                          hops: bindings.hops, bindAttempted: bindings.attempted) {
             throw Refusal(reason: "\(key.displayName) refused: " + reason + ", " + Self.chain(bindings.hops.map(\.hostKey)))
         }
-        await prompts.acquire()
-        defer { Task { await prompts.release() } }
-        let context = makeContext()
-        guard connection.begin(context) else { return .failure }
-        defer { connection.end() }
-        let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded, client: connection.client)
-        // The key's stored constraints (confirmation, lifetime) are enforced by its source (SPEC D8).
-        return .signature(try await source.sign(data, with: key, rsaScheme: rsaScheme, reason: reason, context: context))
+        let makeContext = makeContext
+        let signed = try await prompts.run { () async throws -> SSHAgentResponse in
+            let context = makeContext()
+            guard connection.begin(context) else { return .failure }
+            defer { connection.end() }
+            let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded, client: connection.client)
+            // The key's stored constraints (confirmation, lifetime) are enforced by its source (SPEC D8).
+            return .signature(try await source.sign(data, with: key, rsaScheme: rsaScheme, reason: reason, context: context))
+        }
+        // nil: the connection ended while waiting for its turn; nobody was asked.
+        return signed ?? .failure
     }
 
     /// The RSA scheme the sign request's flags ask for (`SSH_AGENT_RSA_SHA2_256`

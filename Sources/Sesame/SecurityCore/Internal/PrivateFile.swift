@@ -202,17 +202,9 @@ package struct PrivateFile: Sendable {
     /// Writes every byte, then fsyncs when `flushing`: which of the two
     /// failed and its errno, or nil.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, flushing: Bool) -> (flushing: Bool, errno: Int32)? {
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let count = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return (false, errno) }
-                written += count
-            }
-            guard flushing, fsync(descriptor) != 0 else { return nil }
-            return (true, errno)
-        }
+        if let failure = Descriptor.writeAll(bytes, to: descriptor) { return (false, failure) }
+        guard flushing, fsync(descriptor) != 0 else { return nil }
+        return (true, errno)
     }
 
     private func ensureDirectory() throws {
@@ -223,8 +215,4 @@ package struct PrivateFile: Sendable {
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
-}
-
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

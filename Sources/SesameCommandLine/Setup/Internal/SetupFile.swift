@@ -82,12 +82,7 @@ enum SetupFile {
         var problem: Int32?
         // fchmod, not the umask, decides the mode: a private file stays private, and none is made wider.
         if fchmod(descriptor, mode & 0o777) != 0 { problem = errno }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while problem == nil && written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { if errno != EINTR { problem = errno } } else { written += count }
-        }
+        if problem == nil { problem = Descriptor.writeAll(text, to: descriptor) }
         if problem == nil && fsync(descriptor) != 0 { problem = errno }
         close(descriptor)
         if problem == nil && rename(temporary, path) != 0 { problem = errno }
@@ -106,4 +101,3 @@ enum SetupFile {
 
 // At file scope, where `SetupFile.read` does not hide the system calls.
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, buffer, count) }
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, buffer, count) }

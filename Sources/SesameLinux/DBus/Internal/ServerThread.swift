@@ -14,20 +14,20 @@ import Musl
 final class ServerThread: @unchecked Sendable {
     typealias Job = (ServerState) -> Void
 
-    // Guarded by `mutex`; `@unchecked Sendable` rests on that.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var jobs: [Job] = []
-    private var stopping = false
-    private var stopped = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    private struct Queue {
+        var jobs: [Job] = []
+        var stopping = false
+        var stopped = false
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    // Jobs are not Sendable (they take the thread's state): `@unchecked Sendable` rests on the lock.
+    private let queue = Locked(Queue())
     /// A pipe: the loop polls its read end, ``enqueue(_:)`` writes a byte.
     private let wakeFD: Int32
     private let wakeWriteFD: Int32
 
     init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) == 0 {
             for end in ends {
@@ -44,8 +44,6 @@ final class ServerThread: @unchecked Sendable {
     deinit {
         if wakeFD >= 0 { Glibc.close(wakeFD) }
         if wakeWriteFD >= 0 { Glibc.close(wakeWriteFD) }
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Starts the loop around `state`, which the thread owns from then on;
@@ -77,15 +75,13 @@ final class ServerThread: @unchecked Sendable {
     /// Queues `job` for the bus thread; `false` when the thread has stopped.
     @discardableResult
     func enqueue(_ job: @escaping Job) -> Bool {
-        pthread_mutex_lock(mutex)
-        guard !stopping else {
-            pthread_mutex_unlock(mutex)
-            return false
+        let queued = queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.jobs.append(job)
+            return true
         }
-        jobs.append(job)
-        pthread_mutex_unlock(mutex)
-        wake()
-        return true
+        if queued { wake() }
+        return queued
     }
 
     /// Runs `body` on the bus thread and returns its result; `nil` when stopped.
@@ -99,16 +95,13 @@ final class ServerThread: @unchecked Sendable {
     /// Stops the loop after the jobs already queued; the connection closes.
     func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            pthread_mutex_lock(mutex)
-            if stopped {
-                pthread_mutex_unlock(mutex)
-                continuation.resume()
-                return
+            let stopped = queue.withLock { queue in
+                guard !queue.stopped else { return true }
+                queue.stopping = true
+                queue.finishWaiters.append(continuation)
+                return false
             }
-            stopping = true
-            finishWaiters.append(continuation)
-            pthread_mutex_unlock(mutex)
-            wake()
+            if stopped { continuation.resume() } else { wake() }
         }
     }
 
@@ -119,16 +112,14 @@ final class ServerThread: @unchecked Sendable {
     }
 
     private func loop(_ state: ServerState) {
-        var drained = [UInt8](repeating: 0, count: 64)
         while true {
             // Drained before the jobs are taken: a job queued after this
             // leaves its byte, so the poll below returns at once.
-            while Glibc.read(wakeFD, &drained, drained.count) > 0 {}
-            pthread_mutex_lock(mutex)
-            let batch = jobs
-            jobs.removeAll()
-            let ending = stopping
-            pthread_mutex_unlock(mutex)
+            Descriptor.drain(wakeFD)
+            let (batch, ending) = queue.withLock { queue in
+                defer { queue.jobs.removeAll() }
+                return (queue.jobs, queue.stopping)
+            }
             for job in batch { job(state) }
             if ending { break }
             // The bus ended (a logout) or dropped this connection: nothing more can be served.
@@ -143,15 +134,16 @@ final class ServerThread: @unchecked Sendable {
 
     private func finish(_ state: ServerState) {
         state.close()
-        pthread_mutex_lock(mutex)
-        stopping = true
-        stopped = true
-        let waiters = finishWaiters
-        finishWaiters.removeAll()
         // Jobs queued after the end hold continuations: run them against the closed state.
-        let leftover = jobs
-        jobs.removeAll()
-        pthread_mutex_unlock(mutex)
+        let (leftover, waiters) = queue.withLock { queue in
+            queue.stopping = true
+            queue.stopped = true
+            defer {
+                queue.jobs.removeAll()
+                queue.finishWaiters.removeAll()
+            }
+            return (queue.jobs, queue.finishWaiters)
+        }
         for job in leftover { job(state) }
         for waiter in waiters { waiter.resume() }
     }

@@ -1,5 +1,6 @@
 #if os(Linux)
 import Glibc
+import Sesame
 
 /// A non-blocking pipe that a thread sleeping in `poll` watches beside its
 /// socket or device, so that another thread can wake it (to send, or to
@@ -35,8 +36,7 @@ final class WakePipe: Sendable {
 
     /// Empties the pipe once the loop woke.
     func drain() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(readEnd, &bytes, bytes.count) > 0 {}
+        Descriptor.drain(readEnd)
     }
 
     /// Sleeps until `descriptor` has one of `events` or the pipe is woken.

@@ -126,14 +126,8 @@ final class AssuanConnection {
             bytes.removeSubrange(end...)
         }
         bytes.append(UInt8(ascii: "\n"))
-        var written = 0
-        while written < bytes.count {
-            // MSG_NOSIGNAL: pinentry gone is EPIPE here, not SIGPIPE for the process.
-            let result = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress! + written, $0.count - written, Int32(MSG_NOSIGNAL)) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { throw .protocolFailure("pinentry ended before \(command)") }
-            written += result
-        }
+        // A socket: pinentry gone is EPIPE here, not SIGPIPE for the process.
+        guard Descriptor.writeAll(bytes, to: socket, isSocket: true) == nil else { throw .protocolFailure("pinentry ended before \(command)") }
     }
 
     private func expectOK(after what: String) throws(PinentryError) {

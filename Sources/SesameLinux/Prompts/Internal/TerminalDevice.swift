@@ -1,5 +1,6 @@
 #if os(Linux)
 import Glibc
+import Sesame
 
 /// The controlling terminal, opened directly so prompts never mix with the
 /// program's standard output (which may carry a secret to a pipe).
@@ -22,17 +23,7 @@ final class TerminalDevice: Sendable {
     }
 
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
-        bytes.removeAll()
+        Descriptor.writeAll(text, to: descriptor)
     }
 
     /// Runs `body` with the terminal in raw input mode: no echo, no line

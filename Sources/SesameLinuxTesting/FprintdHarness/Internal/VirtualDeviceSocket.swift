@@ -1,4 +1,5 @@
 import Foundation
+import Sesame
 
 /// libfprint's virtual reader takes one command per connection, without a
 /// newline (the bytes are used verbatim, so "SCAN a\n" is the id "a\n"),
@@ -79,26 +80,18 @@ enum VirtualDeviceSocket {
             let code = errno
             return code == ENOENT || code == ECONNREFUSED ? .tryAgain(code) : .failed(code)
         }
-        var bytes = Array(command.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            // MSG_NOSIGNAL: a reader that closed the connection is EPIPE for
-            // this send; `write` would raise SIGPIPE, which kills the test
-            // process (issue 44: every suite died 15 s into a run).
-            let written = bytes.withUnsafeMutableBytes { Foundation.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written < 0 {
-                // The reader closed this connection before reading it (it
-                // takes one connection at a time, and may still be finishing
-                // the probe's): nothing was delivered, so try again.
-                let code = errno
-                return code == EPIPE || code == ECONNRESET ? .tryAgain(code) : .failed(code)
-            }
-            offset += written
+        // A socket: a reader that closed the connection is EPIPE for this
+        // send; `write` would raise SIGPIPE, which kills the test process
+        // (issue 44: every suite died 15 s into a run).
+        if let code = Descriptor.writeAll(command, to: fd, isSocket: true) {
+            // The reader closed this connection before reading it (it
+            // takes one connection at a time, and may still be finishing
+            // the probe's): nothing was delivered, so try again.
+            return code == EPIPE || code == ECONNRESET ? .tryAgain(code) : .failed(code)
         }
         shutdown(fd, Int32(SHUT_WR))
         // The reader closes the connection once it has taken the command.
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+        Descriptor.drain(fd)
         return .sent
     }
 }
