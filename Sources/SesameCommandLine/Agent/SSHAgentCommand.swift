@@ -88,15 +88,11 @@ struct SSHAgentCommand: AsyncParsableCommand {
             }
             #if os(Linux)
             DaemonLog.keepRefusals(of: "ssh-agent", environment: environment)
-            var machine = try options.machine()
-            if !options.noInteraction {
-                machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
-            }
-            let vault = try await options.open(machine)
+            let (_, vault, context) = try await options.daemon()
             let agent = SSHAgent(
                 sources: [VaultKeySource(vault: vault, service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))],
                 configuration: .init(log: { StandardError.write($0 + "\n") })
-            ) { [context = options.daemonContext(machine)] in context() }
+            ) { context() }
             let limits = SSHAgentServer.Limits(maximumConnections: maxConnections, frameTimeout: .milliseconds(Int64(frameTimeout * 1000)))
             let server: SSHAgentServer
             do {

@@ -103,6 +103,17 @@ struct VaultOptions: ParsableArguments {
         }
     }
 
+    #if os(Linux)
+    /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
+    /// starts from, in one call: the machine with a daemon's prompts
+    /// (`LinuxMachine.servingOthers(interactive:)`), the vault opened, and
+    /// each request's context (``daemonContext(_:)``).
+    func daemon() async throws -> (machine: LinuxMachine, vault: Vault, context: @Sendable () -> AuthenticationContext) {
+        let machine = try machine().servingOthers(interactive: !noInteraction)
+        return (machine, try await open(machine), daemonContext(machine))
+    }
+    #endif
+
     /// The vault passcode: from `--passcode-fd`, else asked on the terminal.
     func passcode(prompt: String = "Vault passcode") async throws(CommandFailure) -> SecretBytes {
         if let passcodeFD {

@@ -30,7 +30,7 @@ struct PasskeyServeCommand: AsyncParsableCommand {
     var verification: String?
 
     func validate() throws {
-        if let verification, !["finger", "password"].contains(verification) {
+        if let verification, PasskeyVerification(rawValue: verification) == nil {
             throw ValidationError("--verification is finger or password, not \(verification.escapingControlCharacters())")
         }
     }
@@ -38,15 +38,10 @@ struct PasskeyServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: false) {
             #if os(Linux)
-            let environment = ProcessInfo.processInfo.environment
-            var machine = try options.machine()
-            if !options.noInteraction {
-                machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
-            }
-            let vault = try await options.open(machine)
+            let (machine, vault, context) = try await options.daemon()
             let accessControl = try await newPasskeyAccessControl(machine.authenticators)
             let authenticator = CTAP2Authenticator(store: VaultPasskeyStore(vault: vault, accessControl: accessControl),
-                                                   aaguid: CTAP2Authenticator.sesameAAGUID) { [context = options.daemonContext(machine)] in context() }
+                                                   aaguid: CTAP2Authenticator.sesameAAGUID) { context() }
             do {
                 if let hidSocket {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
@@ -72,27 +67,25 @@ struct PasskeyServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The access control of new passkeys: the finger where the reader has
-    /// an enrolled one, else the login password (SPEC P1), or as
-    /// `--verification` says; a finger asked for where none can be read is
-    /// refused now, not at the first sign-in.
+    /// The access control of new passkeys: SPEC P1's default
+    /// (`PasskeyVerification.preferred(on:)`), or as `--verification` says;
+    /// a finger asked for where none can be read is refused now, not at the
+    /// first sign-in.
     private func newPasskeyAccessControl(_ authenticators: Authenticators) async throws -> AccessControl {
-        let fingerWorks: Bool
-        do {
-            try await AuthenticationContext(authenticators).canEvaluate(.biometrics)
-            fingerWorks = true
-        } catch {
-            if verification == "finger" {
-                throw CommandFailure(status: .notAvailable, message: "--verification finger: \(error); use --verification password for the login password")
+        let (preferred, fingerUnavailable) = await PasskeyVerification.preferred(on: authenticators)
+        switch verification.flatMap(PasskeyVerification.init(rawValue:)) {
+        case .password: return PasskeyVerification.password.accessControl
+        case .finger:
+            if let fingerUnavailable {
+                throw CommandFailure(
+                    status: .notAvailable, message: "--verification finger: \(fingerUnavailable); use --verification password for the login password")
             }
-            fingerWorks = false
-        }
-        switch verification {
-        case "password": return .devicePasscode
-        case "finger": return .biometryAny
-        default:
-            if !fingerWorks { StandardError.write("sesame passkey: no fingerprint reader with an enrolled finger; new passkeys ask for the login password\n") }
-            return fingerWorks ? .biometryAny : .devicePasscode
+            return PasskeyVerification.finger.accessControl
+        case nil:
+            if fingerUnavailable != nil {
+                StandardError.write("sesame passkey: no fingerprint reader with an enrolled finger; new passkeys ask for the login password\n")
+            }
+            return preferred.accessControl
         }
     }
 }

@@ -57,7 +57,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
         }
         DaemonLog.keepRefusals(of: "secret-service", environment: environment)
-        let store = try await makeStore(environment: environment)
+        let store = try await makeStore()
         let server: SecretServiceServer
         do {
             server = try await SecretServiceServer.start(store: store, address: address, replace: replace,
@@ -74,15 +74,11 @@ struct SecretServiceCommand: AsyncParsableCommand {
 
     /// The account's vault as the server's store, with prompts that need no
     /// terminal when there is none (askpass, and a desktop notification).
-    private func makeStore(environment: [String: String]) async throws -> any SecretServiceStore {
-        var machine = try options.machine()
-        if !options.noInteraction {
-            machine.authenticators.presenter = LinuxMachine.servicePresenter(terminal: machine.authenticators.presenter, environment: environment)
-        }
-        let vault = try await options.open(machine)
+    private func makeStore() async throws -> any SecretServiceStore {
+        let (_, vault, context) = try await options.daemon()
         return VaultSecretServiceStore(
             vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds)
-        ) { [context = options.daemonContext(machine)] in context() }
+        ) { context() }
     }
 
     private static func accessControl(_ text: String) throws -> AccessControl {
