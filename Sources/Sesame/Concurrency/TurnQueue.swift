@@ -52,13 +52,15 @@ package actor TurnQueue {
         let task = Task {
             _ = await self.wait(for: ticket, cancellable: false)
             let value = await work()
+            // Unjoinable from the moment it ends, on the actor: a call made
+            // after the prompt was answered asks again, never reusing an
+            // answer given before it was made.
+            if let key { self.joinable[key] = nil }
             self.pass()
             return value
         }
         if let key { joinable[key] = task }
-        let value = await task.value
-        if let key, let running = joinable[key] as? Task<Value, Never>, running == task { joinable[key] = nil }
-        return value
+        return await task.value
     }
 
     private func take() -> UInt64 {
