@@ -14,7 +14,8 @@ struct DescriptorTests {
         try #require(pipe(&ends) == 0)
         let bytes = (0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        let reader = Task.detached { () -> [UInt8] in
+        // Both ends block: each on a thread of its own, off the cooperative pool.
+        async let reader = DedicatedThread.run(name: "descriptor-read") { () -> [UInt8] in
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
@@ -24,12 +25,12 @@ struct DescriptorTests {
             }
             return received
         }
-        let written = await DedicatedThread.run(name: "descriptor-test") { () -> Int32? in
+        let written = await DedicatedThread.run(name: "descriptor-write") { () -> Int32? in
             defer { close(writeEnd) }
             return Descriptor.writeAll(bytes, to: writeEnd)
         }
         #expect(written == .some(nil))
-        #expect(await reader.value == bytes)
+        #expect(await reader == bytes)
         close(readEnd)
     }
 

@@ -37,14 +37,20 @@ struct TurnQueueTests {
         }
     }
 
+    /// A turn that holds the queue until `latch` is released; returns once it has begun.
+    private static func holdTurn(_ queue: TurnQueue, _ log: Log, _ latch: Latch, name: String) async -> Task<Void?, Never> {
+        let holder = Task { await queue.run { await log.begin(name); await latch.wait(); await log.end(name) } }
+        while await log.entries.isEmpty { await Task.yield() }
+        return holder
+    }
+
     @Test("SPEC E5: turns never overlap across their awaits and run in the order they were asked for")
     func oneAtATimeInOrder() async throws {
         let queue = TurnQueue()
         let log = Log()
         let latch = Latch()
         // The first turn holds the queue until released, so the others are all queued behind it in call order.
-        let first = Task { await queue.run { await log.begin("0"); await latch.wait(); await log.end("0") } }
-        while await log.entries.isEmpty { await Task.yield() }
+        let first = await Self.holdTurn(queue, log, latch, name: "0")
         var others: [Task<Void?, Never>] = []
         for index in 1...5 {
             others.append(Task { await queue.run { await log.begin("\(index)"); await Task.yield(); await log.end("\(index)") } })
@@ -63,8 +69,7 @@ struct TurnQueueTests {
         let queue = TurnQueue()
         let log = Log()
         let latch = Latch()
-        let holder = Task { await queue.run { await log.begin("holder"); await latch.wait(); await log.end("holder") } }
-        while await log.entries.isEmpty { await Task.yield() }
+        let holder = await Self.holdTurn(queue, log, latch, name: "holder")
         let leaving = Task { await queue.run { await log.begin("leaving") } }
         try await Task.sleep(nanoseconds: 10_000_000)
         let next = Task { await queue.run { await log.begin("next") } }

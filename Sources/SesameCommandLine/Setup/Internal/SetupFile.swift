@@ -6,9 +6,9 @@ import Foundation
 import Sesame
 
 /// A file `sesame setup` writes or `--undo` puts back, read and replaced
-/// without following links (issue 44, finding 7): a link where setup would
-/// write is refused, never replaced or written through, since its target may
-/// be a private file; a file's mode is kept and never widened.
+/// without following links: a link where setup would write is refused,
+/// never replaced or written through, since its target may be a private
+/// file (a token); a file's mode is kept and never widened.
 enum SetupFile {
     /// What is at a path now: a regular file's text and permission bits.
     struct Contents: Equatable {

@@ -82,7 +82,7 @@ enum VirtualDeviceSocket {
         }
         // A socket: a reader that closed the connection is EPIPE for this
         // send; `write` would raise SIGPIPE, which kills the test process
-        // (issue 44: every suite died 15 s into a run).
+        // (a SIGPIPE there ended every suite of the run at once).
         if let code = Descriptor.writeAll(command, to: fd, isSocket: true) {
             // The reader closed this connection before reading it (it
             // takes one connection at a time, and may still be finishing
