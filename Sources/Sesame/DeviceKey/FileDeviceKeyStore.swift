@@ -51,15 +51,6 @@ public final class FileDeviceKeyStore: DeviceKeyStore {
         file = PrivateFile(path: path)
     }
 
-    /// The device key of the default vault: `device/device.key` beside
-    /// ``Vault/defaultPath(environment:)``.
-    ///
-    /// - Parameter environment: The process environment.
-    /// - Returns: The default path.
-    public static func defaultPath(environment: [String: String]) -> String {
-        Vault.defaultDeviceKeyPath(forVaultAt: Vault.defaultPath(environment: environment))
-    }
-
     public func existingDeviceKey() async throws -> SecretBytes? {
         try existingKey()
     }

@@ -199,11 +199,11 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
             case .x25519:
                 let ephemeral = Curve25519.KeyAgreement.PrivateKey()
                 let secret = try ephemeral.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation))
-                return try ECIES.seal(plaintext, sharedSecret: secret, ephemeralPublicKey: Array(ephemeral.publicKey.rawRepresentation))
+                return try VaultError.sealing { () throws(CryptoFailure) in try ECIES.seal(plaintext, sharedSecret: secret, ephemeralPublicKey: Array(ephemeral.publicKey.rawRepresentation)) }
             case .p256Agreement:
                 let ephemeral = P256.KeyAgreement.PrivateKey()
                 let secret = try ephemeral.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: rawRepresentation))
-                return try ECIES.seal(plaintext, sharedSecret: secret, ephemeralPublicKey: Array(ephemeral.publicKey.x963Representation))
+                return try VaultError.sealing { () throws(CryptoFailure) in try ECIES.seal(plaintext, sharedSecret: secret, ephemeralPublicKey: Array(ephemeral.publicKey.x963Representation)) }
             case .ed25519, .p256, .p384, .p521, .rsa2048, .rsa3072, .rsa4096:
                 throw VaultError(.invalidArgument, "\(algorithm) keys only sign; encrypt to an x25519 or p256-agreement key")
             }

@@ -16,8 +16,8 @@ public enum SecretGenerator {
     ///   - length: How many characters; within ``lengthRange``.
     ///   - alphabet: What they are drawn from; alphanumeric by default.
     /// - Returns: The secret, wiped when released.
-    /// - Throws: ``VaultError`` with `invalidArgument` for a length outside ``lengthRange``.
-    public static func generate(length: Int = defaultLength, alphabet: SecretAlphabet = .alphanumeric) throws(VaultError) -> SecretBytes {
+    /// - Throws: ``SecretLengthError`` for a length outside ``lengthRange``.
+    public static func generate(length: Int = defaultLength, alphabet: SecretAlphabet = .alphanumeric) throws(SecretLengthError) -> SecretBytes {
         var random = SystemRandomNumberGenerator()
         return try generate(length: length, alphabet: alphabet, using: &random)
     }
@@ -25,10 +25,8 @@ public enum SecretGenerator {
     /// ``generate(length:alphabet:)`` with another source of randomness, for tests.
     static func generate(
         length: Int, alphabet: SecretAlphabet, using random: inout some RandomNumberGenerator
-    ) throws(VaultError) -> SecretBytes {
-        guard lengthRange.contains(length) else {
-            throw VaultError(.invalidArgument, "a generated secret has \(lengthRange.lowerBound) to \(lengthRange.upperBound) characters (got \(length))")
-        }
+    ) throws(SecretLengthError) -> SecretBytes {
+        guard lengthRange.contains(length) else { throw SecretLengthError(length: length, allowed: lengthRange) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
         defer { wipe(&bytes) }

@@ -22,13 +22,13 @@ enum ECIES {
     /// Encrypts `plaintext` with the key and IV derived from `sharedSecret`.
     ///
     /// - Returns: E ‖ C ‖ T.
-    static func seal(_ plaintext: some Collection<UInt8>, sharedSecret: SharedSecret, ephemeralPublicKey: [UInt8]) throws(VaultError) -> [UInt8] {
+    static func seal(_ plaintext: some Collection<UInt8>, sharedSecret: SharedSecret, ephemeralPublicKey: [UInt8]) throws(CryptoFailure) -> [UInt8] {
         let (key, nonce) = keyAndNonce(sharedSecret, ephemeralPublicKey: ephemeralPublicKey)
         do {
             let box = try AES.GCM.seal(Array(plaintext), using: key, nonce: nonce)
             return ephemeralPublicKey + Array(box.ciphertext) + Array(box.tag)
         } catch {
-            throw VaultError(.ioError, "AES-GCM failed: \(error)")
+            throw CryptoFailure(description: "AES-GCM failed: \(error)")
         }
     }
 

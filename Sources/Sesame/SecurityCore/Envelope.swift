@@ -31,12 +31,12 @@ enum Envelope {
     ///   - key: A 256-bit key.
     ///   - associatedData: What the sealed bytes are bound to.
     /// - Returns: nonce ‖ ciphertext ‖ tag.
-    /// - Throws: ``VaultError`` `ioError` when the crypto library fails.
-    static func seal(_ plaintext: [UInt8], key: SymmetricKey, associatedData: [UInt8]) throws(VaultError) -> [UInt8] {
+    /// - Throws: ``CryptoFailure`` when the crypto library fails.
+    static func seal(_ plaintext: [UInt8], key: SymmetricKey, associatedData: [UInt8]) throws(CryptoFailure) -> [UInt8] {
         do {
             return Array(try AES.GCM.seal(plaintext, using: key, authenticating: associatedData).combined!)
         } catch {
-            throw VaultError(.ioError, "AES-GCM failed: \(error)")
+            throw CryptoFailure(description: "AES-GCM failed: \(error)")
         }
     }
 

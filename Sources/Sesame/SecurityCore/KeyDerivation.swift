@@ -32,12 +32,12 @@ package enum KeyDerivation {
         accessControl: AccessControl,
         accessibility: ItemAccessibility,
         factors: Set<AccessControl.Flag>,
-        domainState: DomainState?,
+        domainState: [UInt8]?,
         passwordKey: SymmetricKey?
     ) -> SymmetricKey {
         var material = ByteWriter()
         masterKey.withUnsafeBytes { material.raw($0) }
-        if factors.contains(.biometryCurrentSet) { material.field(domainState?.bytes ?? []) }
+        if factors.contains(.biometryCurrentSet) { material.field(domainState ?? []) }
         if factors.contains(.applicationPassword) { passwordKey?.withUnsafeBytes { material.field($0) } }
         var info = ByteWriter()
         info.raw(Labels.bytes(Labels.classKey))

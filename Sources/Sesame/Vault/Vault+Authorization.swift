@@ -153,7 +153,7 @@ extension Vault {
             }
             let classKey = KeyDerivation.classKey(
                 vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
-                factors: wrapping.factors, domainState: domainState, passwordKey: passwordKey)
+                factors: wrapping.factors, domainState: domainState?.bytes, passwordKey: passwordKey)
             let associatedData = Wrapping.associatedData(row.wrappingLabel, itemID: row.id, factors: wrapping.factors)
             if var bytes = Envelope.open(wrapping.sealed, key: classKey, associatedData: associatedData) {
                 defer { wipe(&bytes) }

@@ -286,7 +286,7 @@ extension Vault {
         try Self.checkValueSize(value, of: row.name)
         var plaintext = value.withUnsafeBytes { Array($0) }
         defer { wipe(&plaintext) }
-        row.ciphertext = try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData)
+        row.ciphertext = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData) }
         row.lookup = vaultKeys.lookup(table: row.table, service: row.service, account: row.account)
         row.mac = vaultKeys.mac(row)
     }

@@ -18,7 +18,7 @@ extension Vault {
     /// - Returns: 12 + the name's UTF-8 length + 16 bytes.
     /// - Throws: ``VaultError`` `ioError` when the crypto library fails.
     public func keyHandle(service: String, name: String, binding: [UInt8]) throws(VaultError) -> [UInt8] {
-        try Envelope.seal(Array(name.utf8), key: vaultKeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding))
+        try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(Array(name.utf8), key: vaultKeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding)) }
     }
 
     /// The name of the key that `handle` refers to, when this vault made the

@@ -81,3 +81,15 @@ extension Vault {
         return FileDeviceKeyStore(path: defaultDeviceKeyPath(forVaultAt: vaultPath))
     }
 }
+
+extension FileDeviceKeyStore {
+    /// The device key of the default vault: `device/device.key` beside
+    /// ``Vault/defaultPath(environment:)``. Here rather than beside the store
+    /// because where a vault keeps its key is the vault's to say.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The default path.
+    public static func defaultPath(environment: [String: String]) -> String {
+        Vault.defaultDeviceKeyPath(forVaultAt: Vault.defaultPath(environment: environment))
+    }
+}

@@ -52,7 +52,7 @@ extension Vault {
         do {
             return try await passcodeGuard.secret(slot: slot, value: value)
         } catch let error as any DeviceKeyStoreError {
-            throw error.vaultError
+            throw VaultError(error)
         } catch {
             throw VaultError(.ioError, "The passcode's hardware check failed: \(error)")
         }

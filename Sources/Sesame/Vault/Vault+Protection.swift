@@ -71,8 +71,8 @@ extension Vault {
             }
             let classKey = KeyDerivation.classKey(
                 vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
-                factors: factors, domainState: protection.domainState, passwordKey: passwordKey)
-            let sealed = try Envelope.seal(rowKey.bytes, key: classKey, associatedData: Wrapping.associatedData(label, itemID: id, factors: factors))
+                factors: factors, domainState: protection.domainState?.bytes, passwordKey: passwordKey)
+            let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(rowKey.bytes, key: classKey, associatedData: Wrapping.associatedData(label, itemID: id, factors: factors)) }
             wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))
         }
         return Wrapping.encode(wrappings)

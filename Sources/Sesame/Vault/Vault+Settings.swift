@@ -59,7 +59,7 @@ extension Vault {
                 }
                 change(&value)
                 if let value {
-                    let sealed = Data(try Envelope.seal(value, key: key, associatedData: associatedData))
+                    let sealed = Data(try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(value, key: key, associatedData: associatedData) })
                     try db.execute(sql: "INSERT OR REPLACE INTO setting (name, sealed) VALUES (?, ?)", arguments: [name, sealed])
                 } else {
                     try db.execute(sql: "DELETE FROM setting WHERE name = ?", arguments: [name])

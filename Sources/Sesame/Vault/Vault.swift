@@ -291,7 +291,7 @@ public final class Vault: Sendable {
         } catch let error as VaultError {
             throw error
         } catch let error as any DeviceKeyStoreError {
-            throw error.vaultError
+            throw VaultError(error)
         } catch FileDeviceKeyStore.KeyError.damaged(let keyFile) {
             throw VaultError(.damaged, "The device key \(keyFile) is not 32 bytes; Sesame will not replace it")
         } catch FileDeviceKeyStore.KeyError.insecure(let message) {

@@ -45,12 +45,18 @@ struct GenerateOptions: ParsableArguments {
     /// A new value; refuses when standard input already holds data, which
     /// the user meant to store and would otherwise silently lose.
     ///
-    /// - Throws: ``CommandFailure`` (exit 2) when standard input has data.
+    /// - Throws: ``CommandFailure`` (exit 2) when standard input has data
+    ///   or the length is one no secret is made with.
     func value() throws -> SecretBytes {
         if Self.standardInputHasData() {
             throw CommandFailure(status: .usage, message: "--generate makes the value, but standard input holds one; use one or the other. Nothing was stored")
         }
-        return try SecretGenerator.generate(length: length ?? SecretGenerator.defaultLength, alphabet: alphabet())
+        let alphabet = try alphabet()
+        do throws(SecretLengthError) {
+            return try SecretGenerator.generate(length: length ?? SecretGenerator.defaultLength, alphabet: alphabet)
+        } catch {
+            throw CommandFailure(status: .usage, message: error.description)
+        }
     }
 
     /// Whether standard input holds bytes now: a non-empty file, or a pipe

@@ -43,17 +43,16 @@ public enum TPMError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension TPMError: DeviceKeyStoreError {
-    public var vaultError: VaultError {
+    /// What the failure means for the vault.
+    public var failure: DeviceKeyFailure {
         switch self {
         // The key is not to be had here: the passcode or recovery key still opens the vault.
-        case .unavailable, .wrongTPM: VaultError(.locked, description)
-        case .lockout(let seconds):
-            VaultError(.authFailed, description,
-                       authenticationError: AuthenticationError(.authenticationFailed, retryAfter: Date(timeIntervalSinceNow: TimeInterval(seconds))))
-        case .authorizationFailed: VaultError(.authFailed, description)
-        case .damaged: VaultError(.damaged, description)
-        case .insecure: VaultError(.insecurePermissions, description)
-        case .failed: VaultError(.ioError, description)
+        case .unavailable, .wrongTPM: .unreachable
+        case .lockout(let seconds): .lockedOut(retryAfter: Date(timeIntervalSinceNow: TimeInterval(seconds)))
+        case .authorizationFailed: .refused
+        case .damaged: .damaged
+        case .insecure: .insecurePermissions
+        case .failed: .failed
         }
     }
 }

@@ -37,7 +37,8 @@ struct TPMPasscodeSealTests {
             await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: wrong, public: sealed.public, private: sealed.private) }
             await #expect(throws: TPMError.lockout(retryAfterSeconds: 600)) { try await seal.secret(for: right, public: sealed.public, private: sealed.private) }
             let lockout = TPMError.lockout(retryAfterSeconds: 600)
-            #expect(lockout.vaultError.authenticationError?.retryAfter != nil)
+            guard case .lockedOut(let retryAfter) = lockout.failure else { Issue.record("a lockout is \(lockout.failure)"); return }
+            #expect(retryAfter > Date(timeIntervalSinceNow: 590))
             #expect(lockout.description.contains("600 seconds"))
         }
     }

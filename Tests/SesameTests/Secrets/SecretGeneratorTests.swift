@@ -40,7 +40,7 @@ struct SecretGeneratorTests {
 
     @Test("Lengths outside 8…1024 are refused", arguments: [-1, 0, 7, 1025])
     func badLengths(length: Int) {
-        #expect(throws: VaultError.self) { try SecretGenerator.generate(length: length) }
+        #expect(throws: SecretLengthError(length: length, allowed: SecretGenerator.lengthRange)) { try SecretGenerator.generate(length: length) }
     }
 
     @Test("A literal alphabet needs 2 or more different printable ASCII characters")

@@ -64,7 +64,7 @@ struct KeyDerivationTests {
             accessControl: accessControl,
             accessibility: .whenUnlockedThisDeviceOnly,
             factors: [.biometryCurrentSet, .applicationPassword],
-            domainState: DomainState(bytes: [UInt8](repeating: 7, count: 32)),
+            domainState: [UInt8](repeating: 7, count: 32),
             passwordKey: SymmetricKey(data: Array(0x20...0x3f))
         )
         // HKDF(ikm: master ‖ field(domain state) ‖ field(password key), salt: vault id,

@@ -46,7 +46,7 @@ struct AliasRecord: Sendable {
         writer.field(name)
         writer.field(collection)
         writer.raw(repeatElement(0, count: (SealedAttributes.padding - writer.bytes.count % SealedAttributes.padding) % SealedAttributes.padding))
-        let sealed = try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup))
+        let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup)) }
         try db.execute(sql: "INSERT OR REPLACE INTO collection_alias (lookup, sealed) VALUES (?, ?)", arguments: [Data(lookup), Data(sealed)])
     }
 

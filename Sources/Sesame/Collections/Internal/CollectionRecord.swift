@@ -34,7 +34,7 @@ struct CollectionRecord: Sendable {
         writer.u64(modified.bitPattern)
         // Padded as item attributes are, so the length tells little about the label.
         writer.raw(repeatElement(0, count: (SealedAttributes.padding - writer.bytes.count % SealedAttributes.padding) % SealedAttributes.padding))
-        return try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: Self.associatedData(id: id))
+        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: Self.associatedData(id: id)) }
     }
 
     static func open(id: String, sealed: [UInt8], vaultKeys: VaultKeys) throws(VaultError) -> CollectionRecord {

@@ -9,7 +9,7 @@ struct UnreachableSealedKeyStore: DeviceKeyStore {
             "the device key \(path) is sealed to hardware (a TPM) that this process was not given; "
                 + "set Authenticators.deviceKeySealer (on Linux, LinuxMachine does), or unlock the vault with its passcode or recovery key"
         }
-        var vaultError: VaultError { VaultError(.locked, description) }
+        var failure: DeviceKeyFailure { .unreachable }
     }
 
     let path: String

@@ -36,7 +36,7 @@ enum FeatureRecordSeal {
     static func seal(_ record: FeatureRecord, deviceKey: SecretBytes, appIdentifier: String) throws -> [UInt8] {
         var plaintext = Array(try JSONEncoder().encode(record))
         defer { wipe(&plaintext) }
-        return magic + (try Envelope.seal(plaintext, key: key(deviceKey), associatedData: associatedData(appIdentifier)))
+        return magic + (try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(plaintext, key: key(deviceKey), associatedData: associatedData(appIdentifier)) })
     }
 
     static func open(_ sealed: [UInt8], deviceKey: SecretBytes, appIdentifier: String) -> LoadedRecord {

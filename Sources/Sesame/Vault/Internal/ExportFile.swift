@@ -43,7 +43,7 @@ enum ExportFile {
         var plaintext = payload.bytes
         defer { wipe(&plaintext) }
         let key = try key(passphrase, salt: salt, cost: cost)
-        var file = header.bytes + (try Envelope.seal(plaintext, key: key, associatedData: header.bytes))
+        var file = header.bytes + (try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(plaintext, key: key, associatedData: header.bytes) })
         file += Array(SHA256.hash(data: file))
         return file
     }

@@ -166,7 +166,7 @@ struct KeyConstraintsRecord: Sendable, Equatable {
 
     /// Seals the record into `row` (before its MAC is computed).
     func seal(into row: inout ItemRow, key: SymmetricKey) throws(VaultError) {
-        let sealed = try Envelope.seal(encoded, key: key, associatedData: Self.associatedData(row))
+        let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(encoded, key: key, associatedData: Self.associatedData(row)) }
         row.key?.constraints = sealed
     }
 

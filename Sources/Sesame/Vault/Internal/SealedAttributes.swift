@@ -45,7 +45,7 @@ struct SealedAttributes {
         row.attributedFields?.write(into: &writer)
         let length = writer.bytes.count
         writer.raw(repeatElement(0, count: (padding - length % padding) % padding))
-        return try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(id: row.id, table: row.table))
+        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(id: row.id, table: row.table)) }
     }
 
     /// Opens what ``seal(_:vaultKeys:)`` made for row `id` of `table`.

@@ -46,7 +46,7 @@ struct SlotRecord: Sendable {
     static func seal(_ masterKey: SymmetricKey, kind: String, salt: [UInt8], cost: ScryptCost?, wrappingKey: SymmetricKey, vaultID: [UInt8]) throws(VaultError) -> SlotRecord {
         var bytes = masterKey.bytes
         defer { wipe(&bytes) }
-        let sealed = try Envelope.seal(bytes, key: wrappingKey, associatedData: associatedData(kind: kind, vaultID: vaultID))
+        let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(bytes, key: wrappingKey, associatedData: associatedData(kind: kind, vaultID: vaultID)) }
         return SlotRecord(kind: kind, salt: salt, cost: cost, sealed: sealed)
     }
 
@@ -88,7 +88,7 @@ struct SlotRecord: Sendable {
         do {
             secret = try await passcodeGuard.bind(slot: salt, value: guardValue(scryptKey, salt: salt))
         } catch let error as any DeviceKeyStoreError {
-            throw error.vaultError
+            throw VaultError(error)
         } catch {
             throw VaultError(.ioError, "The passcode could not be bound to the hardware: \(error)")
         }
