@@ -50,7 +50,7 @@ struct ListCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             let machine = try options.machine()
             let vault = try await options.open(machine)
-            let entries = try await vault.list(service: service).map { item in
+            let entries = try await vault.items.list(service: service).map { item in
                 Entry(service: item.service, name: item.account, label: item.label,
                       access: AccessArgument.describe(item.accessControl),
                       accessibility: AccessibilityArgument.name(item.accessibility),

@@ -75,12 +75,12 @@ struct PutCommand: AsyncParsableCommand {
         _ value: SecretBytes, service: String, name: String, label: String?, accessibility: ItemAccessibility,
         accessControl control: AccessControl, replace: Bool, in vault: Vault, context: AuthenticationContext, machine: LinuxMachine
     ) async throws {
-        if replace, try await vault.contains(service: service, account: name) {
-            try await vault.update(value, service: service, account: name, operationPrompt: "Replace \(name)", context: context)
+        if replace, try await vault.items.contains(service: service, account: name) {
+            try await vault.items.update(value, service: service, account: name, operationPrompt: "Replace \(name)", context: context)
             return
         }
         do throws(VaultError) {
-            try await vault.add(value, service: service, account: name, label: label,
+            try await vault.items.add(value, service: service, account: name, label: label,
                                 accessibility: accessibility, accessControl: control, context: context)
         } catch {
             guard error.status == .duplicateItem else { throw error }

@@ -17,7 +17,7 @@ struct RemoveCommand: AsyncParsableCommand {
         try await reporting(json: false) {
             let vault = try await options.open(try options.machine())
             do {
-                try await vault.delete(service: item.service, account: item.name)
+                try await vault.items.delete(service: item.service, account: item.name)
             } catch VaultError.itemNotFound {
                 throw CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
             }

@@ -91,7 +91,7 @@ func writer(path: String, prefix: String, count: Int) async {
     for index in 0..<count {
         let account = "\(prefix)-\(index)"
         do {
-            try await vault.add(SecretBytes(utf8: "value of \(account)"), service: service, account: account)
+            try await vault.items.add(SecretBytes(utf8: "value of \(account)"), service: service, account: account)
         } catch {
             fail("\(error)")
         }
@@ -114,8 +114,8 @@ func mixed(path: String, me: Int, operations: Int, seed: UInt64) async {
     /// Starts from what an earlier round left (no one else writes these).
     var own: [String: String] = [:]
     do {
-        for item in try await vault.list(service: service) where item.account.hasPrefix("m\(me)-") {
-            own[item.account] = string(try await vault.read(service: service, account: item.account, operationPrompt: ""))
+        for item in try await vault.items.list(service: service) where item.account.hasPrefix("m\(me)-") {
+            own[item.account] = string(try await vault.items.read(service: service, account: item.account, operationPrompt: ""))
         }
     } catch {
         fail("cannot read the initial state: \(error)")
@@ -128,28 +128,28 @@ func mixed(path: String, me: Int, operations: Int, seed: UInt64) async {
                 // Write: add, or update an existing one.
                 let value = "\(account) #\(sequence)"
                 if own[account] == nil {
-                    try await vault.add(SecretBytes(utf8: value), service: service, account: account)
+                    try await vault.items.add(SecretBytes(utf8: value), service: service, account: account)
                 } else {
-                    try await vault.update(SecretBytes(utf8: value), service: service, account: account, operationPrompt: "")
+                    try await vault.items.update(SecretBytes(utf8: value), service: service, account: account, operationPrompt: "")
                 }
                 own[account] = value
                 emit("put \(account) \(value)", to: 1)
             } else if roll < 55 {
                 // Delete an own account, present or not.
                 if own[account] != nil {
-                    try await vault.delete(service: service, account: account)
+                    try await vault.items.delete(service: service, account: account)
                     own[account] = nil
                     emit("del \(account)", to: 1)
                 } else {
                     do {
-                        try await vault.delete(service: service, account: account)
+                        try await vault.items.delete(service: service, account: account)
                         fail("deleted \(account), which this process had not written or had already deleted")
                     } catch let error where error.status == .itemNotFound {}
                 }
             } else if roll < 75 {
                 // Read an own account: exactly the last acknowledged value.
                 do {
-                    let value = string(try await vault.read(service: service, account: account, operationPrompt: ""))
+                    let value = string(try await vault.items.read(service: service, account: account, operationPrompt: ""))
                     guard value == own[account] else {
                         fail("lost update: \(account) reads \"\(value)\", last acknowledged \(own[account].map { "\"\($0)\"" } ?? "deleted")")
                     }
@@ -160,11 +160,11 @@ func mixed(path: String, me: Int, operations: Int, seed: UInt64) async {
                 // Read another process's account: absent, or a value written for it.
                 let other = "m\(Int.random(in: 0..<8, using: &random))-\(Int.random(in: 0..<ownAccounts, using: &random))"
                 do {
-                    let value = string(try await vault.read(service: service, account: other, operationPrompt: ""))
+                    let value = string(try await vault.items.read(service: service, account: other, operationPrompt: ""))
                     guard value.hasPrefix("\(other) #") else { fail("\(other) reads \"\(value)\", which was never written for it") }
                 } catch let error where error.status == .itemNotFound {}
             } else {
-                _ = try await vault.list(service: service)
+                _ = try await vault.items.list(service: service)
             }
         } catch {
             fail("operation \(sequence) on \(account): \(error)")
@@ -199,14 +199,14 @@ func verify(path: String, logs: [String], exact: Bool) async {
     var problems: [String] = []
     let present: Set<String>
     do {
-        present = Set(try await vault.list(service: service).map(\.account))
+        present = Set(try await vault.items.list(service: service).map(\.account))
     } catch {
         fail("cannot list \(path): \(error)")
     }
     for (account, value) in expected.sorted(by: { $0.key < $1.key }) {
         if let value {
             do {
-                let stored = string(try await vault.read(service: service, account: account, operationPrompt: ""))
+                let stored = string(try await vault.items.read(service: service, account: account, operationPrompt: ""))
                 if stored != value { problems.append("\(account): reads \"\(stored)\", acknowledged \"\(value)\"") }
             } catch {
                 problems.append("\(account): acknowledged \"\(value)\", read fails: \(error)")

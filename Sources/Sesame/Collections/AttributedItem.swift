@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// An item of a collection (SPEC D10): an ordinary vault item
-/// (``Vault/list(service:)`` shows it, under the service
-/// ``Vault/service(ofCollection:)``) with lookup attributes, found through
+/// (``VaultItems/list(service:)`` shows it, under the service
+/// ``VaultCollections/service(ofCollection:)``) with lookup attributes, found through
 /// their keyed hashes, and a content type, all sealed at rest (SPEC D9).
 /// Never its value.
 public struct AttributedItem: Sendable, Hashable {

@@ -7,7 +7,7 @@ import Foundation
 /// A collection (SPEC D10): a namespace of attributed items with a label,
 /// stored sealed in the vault (SPEC D9).
 ///
-/// ``Vault/collections()`` lists them without prompting.
+/// ``VaultCollections/list()`` lists them without prompting.
 public struct ItemCollection: Sendable, Hashable {
     /// Its stable identifier: 16 random lowercase hex digits, so it names
     /// nothing and fits any path or name a client builds from it. Never

@@ -27,10 +27,10 @@ public enum KeyAlgorithm: String, Sendable, Hashable, Codable, CaseIterable, Cus
 
     /// What a key can do.
     public enum Purpose: String, Sendable, Hashable, Codable {
-        /// ``Vault/sign(_:withKey:service:encoding:operationPrompt:context:)``.
+        /// ``VaultKeys/sign(_:withKey:service:encoding:operationPrompt:context:)``.
         case signing
-        /// ``Vault/sharedSecret(withKey:service:peer:operationPrompt:context:)``
-        /// and ``Vault/decrypt(_:withKey:service:operationPrompt:context:)``.
+        /// ``VaultKeys/sharedSecret(withKey:service:peer:operationPrompt:context:)``
+        /// and ``VaultKeys/decrypt(_:withKey:service:operationPrompt:context:)``.
         case keyAgreement
     }
 

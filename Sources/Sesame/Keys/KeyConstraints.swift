@@ -11,9 +11,9 @@ import Foundation
 ///
 /// They are the key's, not a process's: stored with the key, sealed and
 /// bound to its row, and enforced by ``Vault`` at every use in every
-/// process (``Vault/sign(_:withKey:service:encoding:operationPrompt:context:)``,
-/// ``Vault/decrypt(_:withKey:service:operationPrompt:context:)``,
-/// ``Vault/sharedSecret(withKey:service:peer:operationPrompt:context:)``).
+/// process (``VaultKeys/sign(_:withKey:service:encoding:operationPrompt:context:)``,
+/// ``VaultKeys/decrypt(_:withKey:service:operationPrompt:context:)``,
+/// ``VaultKeys/sharedSecret(withKey:service:peer:operationPrompt:context:)``).
 /// A key past its expiry is deleted at its next use and listed nowhere.
 public struct KeyConstraints: Sendable, Hashable {
     /// When the key stops existing (wall-clock time); `nil` for never.

@@ -187,7 +187,7 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
         return RSAKeys.isValid(Array(signature), for: Array(data), by: key, scheme: rsaScheme)
     }
 
-    /// Encrypts to this key with ECIES (see ``Vault/decrypt(_:withKey:service:operationPrompt:context:)``
+    /// Encrypts to this key with ECIES (see ``VaultKeys/decrypt(_:withKey:service:operationPrompt:context:)``
     /// for the exact construction). Needs no vault and never prompts.
     ///
     /// - Parameter plaintext: What to encrypt.

@@ -7,7 +7,7 @@ import Foundation
 /// A protected key's attributes and public key: everything but the private
 /// key, which never leaves the vault (SPEC D7).
 ///
-/// ``Vault/key(service:name:)`` and ``Vault/keys(service:)`` return these
+/// ``VaultKeys/key(service:name:)`` and ``VaultKeys/list(service:)`` return these
 /// without decrypting anything, so they never prompt.
 public struct VaultKey: Sendable, Hashable {
     /// The service the key belongs to, e.g. `"ssh"`.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The attempt record of a vault's passcode slot, as
-/// ``Vault/passcodeAttempts(at:clock:)`` reads it (SPEC E3, E5).
+/// ``VaultSlots/passcodeAttempts(at:clock:)`` reads it (SPEC E3, E5).
 public struct PasscodeAttempts: Sendable, Hashable {
     /// Wrong passcodes in a row; an attempt being checked right now counts.
     public let consecutiveFailures: Int

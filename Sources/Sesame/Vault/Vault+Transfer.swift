@@ -18,7 +18,7 @@ extension Vault {
     /// gives: the items without an access control, and `applicationPassword`
     /// items whose password is on `context`. Every other item is listed as
     /// needing the owner. The check can therefore be skipped only where it
-    /// guards nothing that ``read(service:account:operationPrompt:context:)`` would not hand
+    /// guards nothing that ``VaultItems/read(service:account:operationPrompt:context:)`` would not hand
     /// out without it.
     ///
     /// - Parameters:
@@ -45,9 +45,9 @@ extension Vault {
         } catch {
             throw VaultError(authentication: error, item: "Exporting the vault")
         }
-        let vaultKeys = vaultKeys
-        let rows = try await readDatabase { db in
-            try ItemRow.fetchAll(db, table: "item", vaultKeys: vaultKeys).map { result throws in try result.get() }
+        let subkeys = subkeys
+        let rows = try await self.rows.readDatabase { db in
+            try ItemRow.fetchAll(db, table: "item", subkeys: subkeys).map { result throws in try result.get() }
         }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
         if context.domainState == nil {
             // Learns the enrolment without a scan, for biometryCurrentSet items.
@@ -56,7 +56,7 @@ extension Vault {
         var entries: [ExportFile.Entry] = []
         var skipped: [TransferReport.Skipped] = []
         for row in rows {
-            guard vaultKeys.verify(row), let attributes = row.attributes, let wrappings = try? Wrapping.decode(row.wrappings) else {
+            guard subkeys.verify(row), let attributes = row.attributes, let wrappings = try? Wrapping.decode(row.wrappings) else {
                 throw VaultError(.tampered, "\(row.name) failed its integrity check; nothing was exported")
             }
             if attributes.accessibility.isThisDeviceOnly {
@@ -68,17 +68,17 @@ extension Vault {
                     skipped.append(.init(service: row.service, account: row.account, reason: Self.ownerCannotBeAsked))
                     continue
                 }
-                let key = try await unwrapItemKey(
+                let key = try await self.rows.unwrapItemKey(
                     row, accessControl: attributes.accessControl, accessibility: attributes.accessibility, wrappings: wrappings,
                     satisfied: attributes.accessControl.flags.intersection(satisfied), domainState: context.domainState, context: context)
-                let value = try open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")
+                let value = try self.rows.open(row.ciphertext, key: key, associatedData: row.associatedData, what: "the value of \(row.name)")
                 entries.append(ExportFile.Entry(fields: row.fields, value: value))
             } catch {
                 skipped.append(.init(service: row.service, account: row.account, reason: error.message))
             }
         }
         // SPEC D7: private keys never leave; each is named in the report.
-        for key in try await keys() {
+        for key in try await keys.list() {
             skipped.append(.init(service: key.service, account: key.name, reason: "key \"\(key.name)\" is a private key; private keys never leave this device"))
         }
         let file = try ExportFile.write(entries, passphrase: passphrase, cost: cost)
@@ -125,7 +125,7 @@ extension Vault {
                 continue
             }
             do throws(VaultError) {
-                try await addItem(SecretBytes(entry.value), service: entry.service, account: entry.account, label: entry.label,
+                try await items.addItem(SecretBytes(entry.value), service: entry.service, account: entry.account, label: entry.label,
                                   accessibility: accessibility, accessControl: accessControl, context: context,
                                   dates: (entry.created, entry.modified))
                 transferred += 1

@@ -51,7 +51,7 @@ public final class Vault: Sendable {
     /// The vault file.
     public let path: String
     let database: VaultDatabase
-    let vaultKeys: VaultKeys
+    let subkeys: VaultSubkeys
     private let options: Locked<Options>
     /// Whether this object has brought the file to the current format (the
     /// first write does, with the master key: reads never write).
@@ -63,10 +63,10 @@ public final class Vault: Sendable {
         var reuseDuration: TimeInterval
     }
 
-    private init(path: String, database: VaultDatabase, vaultKeys: VaultKeys, authenticators: Authenticators) {
+    private init(path: String, database: VaultDatabase, subkeys: VaultSubkeys, authenticators: Authenticators) {
         self.path = path
         self.database = database
-        self.vaultKeys = vaultKeys
+        self.subkeys = subkeys
         options = Locked(Options(authenticators: authenticators, applicationPasswordCost: .standard, reuseDuration: 0))
     }
 
@@ -154,7 +154,7 @@ public final class Vault: Sendable {
         let database = try VaultDatabase.shared(path)
         do {
             try database.useWriteAheadLog()
-            try database.migrate(vaultKeys: VaultKeys(masterKey: masterKey, vaultID: vaultID))
+            try database.migrate(subkeys: VaultSubkeys(masterKey: masterKey, vaultID: vaultID))
             try await database.write { db in
                 try db.execute(sql: "INSERT INTO meta (name, value) VALUES ('format', ?), ('vault-id', ?)",
                                arguments: [Data(String(Schema.format).utf8), Data(vaultID)])
@@ -164,7 +164,7 @@ public final class Vault: Sendable {
         } catch {
             throw VaultError(databaseError: error, path: path)
         }
-        let vault = Vault(path: path, database: database, vaultKeys: VaultKeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+        let vault = Vault(path: path, database: database, subkeys: VaultSubkeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         return (vault, recoveryKey)
     }
 
@@ -244,9 +244,9 @@ public final class Vault: Sendable {
             guard let slot = slots[kind], slot.cost != nil else { throw VaultError(.locked, "\(path) has no passcode slot") }
             // VaultUnlock.passcode(_:), the only maker of this kind, always sets it.
             guard let passcode = unlock.secret else { preconditionFailure("A passcode unlock without its passcode") }
-            let masterKey = try await openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
+            let masterKey = try await VaultSlots.openPasscodeSlot(slot, passcode: passcode, vaultID: vaultID, database: database, path: path,
                                                        clock: authenticators.clock, passcodeGuard: authenticators.passcodeGuard)
-            return try await unlocked(path: path, database: database, vaultKeys: VaultKeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+            return try await unlocked(path: path, database: database, subkeys: VaultSubkeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
         case .recovery:
             guard slots[kind] != nil else { throw VaultError(.locked, "\(path) has no recovery slot") }
             // VaultUnlock.recovery(_:), the only maker of this kind, always sets it.
@@ -254,18 +254,18 @@ public final class Vault: Sendable {
             wrappingKey = SlotRecord.recoveryWrappingKey(RecoveryKey(secret: secret), vaultID: vaultID)
         }
         let masterKey = try slots[kind]!.open(wrappingKey: wrappingKey, vaultID: vaultID, path: path)
-        return try await unlocked(path: path, database: database, vaultKeys: VaultKeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
+        return try await unlocked(path: path, database: database, subkeys: VaultSubkeys(masterKey: masterKey, vaultID: vaultID), authenticators: authenticators)
     }
 
     /// The vault, once its format record checks out under the master key:
     /// a format or migration list changed by hand is `tampered`.
-    private static func unlocked(path: String, database: VaultDatabase, vaultKeys: VaultKeys, authenticators: Authenticators) async throws(VaultError) -> Vault {
+    private static func unlocked(path: String, database: VaultDatabase, subkeys: VaultSubkeys, authenticators: Authenticators) async throws(VaultError) -> Vault {
         do {
-            try await database.read { db in try Schema.verifyFormat(db, vaultKeys: vaultKeys, path: path) }
+            try await database.read { db in try Schema.verifyFormat(db, subkeys: subkeys, path: path) }
         } catch {
             throw VaultError(databaseError: error, path: path)
         }
-        return Vault(path: path, database: database, vaultKeys: vaultKeys, authenticators: authenticators)
+        return Vault(path: path, database: database, subkeys: subkeys, authenticators: authenticators)
     }
 
     /// Brings the file to the current format before the first write of this
@@ -274,7 +274,7 @@ public final class Vault: Sendable {
     func upgradeIfNeeded() throws(VaultError) {
         guard !upgraded.withLock({ $0 }) else { return }
         do {
-            try database.migrate(vaultKeys: vaultKeys)
+            try database.migrate(subkeys: subkeys)
         } catch {
             throw VaultError(databaseError: error, path: path)
         }

@@ -19,18 +19,18 @@ public struct VaultAppRecordStore: AppRecordStore {
     }
 
     public func load(appIdentifier: String) async throws -> [UInt8]? {
-        try await vault.setting(named: kind.settingName(appIdentifier))
+        try await vault.settings.value(named: kind.settingName(appIdentifier))
     }
 
     public func save(_ record: [UInt8], appIdentifier: String) async throws {
-        try await vault.setSetting(record, named: kind.settingName(appIdentifier))
+        try await vault.settings.set(record, named: kind.settingName(appIdentifier))
     }
 
     public func update(appIdentifier: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void) async throws {
-        try await vault.updateSetting(named: kind.settingName(appIdentifier), change)
+        try await vault.settings.update(named: kind.settingName(appIdentifier), change)
     }
 
     public func remove(appIdentifier: String) async throws {
-        try await vault.setSetting(nil, named: kind.settingName(appIdentifier))
+        try await vault.settings.set(nil, named: kind.settingName(appIdentifier))
     }
 }

@@ -35,7 +35,7 @@ public final class VaultAttemptStore: AttemptStore {
     /// - Returns: The record.
     /// - Throws: ``VaultError`` with `tampered`, `damaged` or `ioError`.
     public func read() async throws -> AttemptRecord {
-        guard let bytes = try await vault.setting(named: Self.settingName) else { return AttemptRecord() }
+        guard let bytes = try await vault.settings.value(named: Self.settingName) else { return AttemptRecord() }
         return try Self.decode(bytes)
     }
 
@@ -48,7 +48,7 @@ public final class VaultAttemptStore: AttemptStore {
     public func update(_ change: @Sendable (inout AttemptRecord) -> Void) async throws -> AttemptRecord {
         try await withoutActuallyEscaping(change) { change in
             let box = UncheckedChange(change: change)
-            let bytes = try await vault.updateSetting(named: Self.settingName) { bytes in
+            let bytes = try await vault.settings.update(named: Self.settingName) { bytes in
                 var record = (try? bytes.map(Self.decode)) ?? nil
                 // An undecodable record fails closed below instead of being reset here.
                 guard bytes == nil || record != nil else { return }

@@ -6,7 +6,7 @@ import Foundation
 
 /// An item's attributes: everything but its value (SPEC D2).
 ///
-/// ``Vault/list(service:)`` returns these without decrypting anything, so it
+/// ``VaultItems/list(service:)`` returns these without decrypting anything, so it
 /// never prompts.
 public struct VaultItem: Sendable, Hashable {
     /// The service the item belongs to, e.g. `"com.example.api"`.

@@ -22,7 +22,7 @@ struct DeviceKeyMigrateCommand: AsyncParsableCommand {
             let path = options.path
             let machine = try options.machine()
             let vault = try await options.open(machine)
-            guard try await vault.keySlotKinds().contains(.device) else {
+            guard try await vault.slots.kinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: "\(path) has no device slot: there is no device key to move")
             }
             if to == .tpm, let unavailable = await DeviceKeys.tpmUnavailability(machine) {

@@ -39,7 +39,7 @@ struct KeyAgreeCommand: AsyncParsableCommand {
             }
             let peerKey = try PublicKey(pemRepresentation: String(decoding: data, as: UTF8.self), purpose: .keyAgreement)
             let secret = try await key.use(options) { vault, found, context in
-                try await vault.sharedSecret(withKey: key.name, service: key.service, peer: peerKey,
+                try await vault.keys.sharedSecret(withKey: key.name, service: key.service, peer: peerKey,
                                              operationPrompt: reason ?? "Agree on a secret with \(key.name)", context: context)
             }
             try BinaryDocument.write(secret, field: "sharedSecret", json: json)

@@ -29,7 +29,7 @@ struct KeyCreateCommand: AsyncParsableCommand {
             try await options.supplyPassword(for: control, machine: machine, on: context)
             let created: VaultKey
             do {
-                created = try await vault.createKey(service: key.service, name: key.name, algorithm: algorithm.value, label: protection.label,
+                created = try await vault.keys.create(service: key.service, name: key.name, algorithm: algorithm.value, label: protection.label,
                                                     accessibility: protection.accessibility.value, accessControl: control,
                                                     constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {

@@ -30,7 +30,7 @@ struct KeyDecryptCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             let plaintext = try await key.use(options) { vault, found, context in
                 let ciphertext = try SecretReader.read(descriptor: 0, what: "the ciphertext", stripNewline: false)
-                return try await vault.decrypt(ciphertext.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
+                return try await vault.keys.decrypt(ciphertext.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                                operationPrompt: reason ?? "Decrypt with \(key.name)", context: context)
             }
             try BinaryDocument.write(plaintext, field: "plaintext", json: json)

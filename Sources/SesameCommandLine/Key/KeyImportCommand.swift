@@ -40,7 +40,7 @@ struct KeyImportCommand: AsyncParsableCommand {
             try await options.supplyPassword(for: control, machine: machine, on: context)
             let imported: VaultKey
             do {
-                imported = try await vault.importKey(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
+                imported = try await vault.keys.import(privateKey, service: key.service, name: key.name, algorithm: algorithm?.value,
                                                      label: protection.label, accessibility: protection.accessibility.value, accessControl: control,
                                                      constraints: protection.constraints, context: context)
             } catch VaultError.duplicateItem {

@@ -19,7 +19,7 @@ struct KeyListCommand: AsyncParsableCommand {
     func run() async throws {
         try await reporting(json: json) {
             let vault = try await options.open(try options.machine())
-            let keys = try await vault.keys(service: service)
+            let keys = try await vault.keys.list(service: service)
             let entries = try keys.map(KeyDocument.init)
             if json {
                 print(JSONOutput.encode(entries))

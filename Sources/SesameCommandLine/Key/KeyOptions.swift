@@ -17,7 +17,7 @@ struct KeyOptions: ParsableArguments {
     /// The key's attributes and public key, or exit 3. Never prompts.
     func find(in vault: Vault) async throws -> VaultKey {
         do throws(VaultError) {
-            return try await vault.key(service: service, name: name)
+            return try await vault.keys.key(service: service, name: name)
         } catch where error.status == .itemNotFound {
             throw notFound
         } catch {

@@ -16,7 +16,7 @@ struct KeyRemoveCommand: AsyncParsableCommand {
         try await reporting(json: false) {
             let vault = try await options.open(try options.machine())
             do {
-                try await vault.deleteKey(service: key.service, name: key.name)
+                try await vault.keys.delete(service: key.service, name: key.name)
             } catch VaultError.itemNotFound {
                 throw key.notFound
             }

@@ -58,10 +58,10 @@ struct KeySignCommand: AsyncParsableCommand {
                 }
                 let data = try SecretReader.read(descriptor: 0, what: "the data to sign", stripNewline: false)
                 if let rsaScheme {
-                    return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
+                    return try await vault.keys.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                                 rsaScheme: rsaScheme.value, operationPrompt: reason ?? "Sign with \(key.name)", context: context)
                 }
-                return try await vault.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
+                return try await vault.keys.sign(data.withUnsafeBytes { Array($0) }, withKey: key.name, service: key.service,
                                             encoding: format?.encoding, operationPrompt: reason ?? "Sign with \(key.name)", context: context)
             }
             try BinaryDocument.write(signature, field: "signature", json: json)

@@ -47,7 +47,7 @@ struct OTPCodeCommand: AsyncParsableCommand {
             let context = options.context(machine)
             let attributes: VaultItem
             do {
-                attributes = try await vault.attributes(service: item.service, account: item.name)
+                attributes = try await vault.items.attributes(service: item.service, account: item.name)
             } catch VaultError.itemNotFound {
                 throw CommandFailure(status: .notFound, message: "no one-time password \(item.name) in service \(item.service)")
             }

@@ -19,7 +19,7 @@ struct ItemOptions: ParsableArguments {
     /// The item's attributes, or exit 3. Never prompts, decrypts nothing.
     func find(in vault: Vault) async throws -> VaultItem {
         do throws(VaultError) {
-            return try await vault.attributes(service: service, account: name)
+            return try await vault.items.attributes(service: service, account: name)
         } catch where error.status == .itemNotFound {
             throw CommandFailure(status: .notFound, message: "no item \(name) in service \(service)")
         } catch {

@@ -32,10 +32,10 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
             let opened = try await CurrentPasscodeVault.open(try options.vaultOptions())
             let vault = opened.vault
             let passcode = try await new.read(from: new.newPasscodeFD, options: try options.vaultOptions())
-            let previousCost = try await vault.passcodeSlotCost()
+            let previousCost = try await vault.slots.passcodeCost()
             let cost = new.cost(keeping: previousCost)
             do throws(VaultError) {
-                try await vault.setPasscodeSlot(passcode, cost: cost)
+                try await vault.slots.setPasscode(passcode, cost: cost)
             } catch {
                 throw CommandFailure(error)
             }

@@ -24,7 +24,7 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
             let opened = try await CurrentPasscodeVault.open(try options.vaultOptions())
             let (path, machine, vault) = (opened.path, opened.machine, opened.vault)
             let refusal = "refusing to remove the passcode of \(path): it would leave only the recovery key to open the vault"
-            guard try await vault.keySlotKinds().contains(.device) else {
+            guard try await vault.slots.kinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: refusal + " (it has no device slot)")
             }
             // The slot alone is not enough: the key file must be there too.
@@ -34,7 +34,7 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
                 throw CommandFailure(status: .failure, message: refusal + " (\(error.message))")
             }
             do throws(VaultError) {
-                try await vault.removePasscodeSlot()
+                try await vault.slots.removePasscode()
             } catch where error.status == .invalidArgument {
                 throw CommandFailure(status: .failure, message: refusal + " (\(error.message))")
             } catch {

@@ -53,7 +53,7 @@ struct PasscodeResetCommand: AsyncParsableCommand {
             }
             let passcode = try await new.read(from: new.newPasscodeFD, options: try options.vaultOptions())
             do throws(VaultError) {
-                try await vault.setPasscodeSlot(passcode, cost: new.cost(keeping: try await vault.passcodeSlotCost()))
+                try await vault.slots.setPasscode(passcode, cost: new.cost(keeping: try await vault.slots.passcodeCost()))
             } catch {
                 throw CommandFailure(error)
             }

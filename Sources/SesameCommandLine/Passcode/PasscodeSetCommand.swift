@@ -27,13 +27,13 @@ struct PasscodeSetCommand: AsyncParsableCommand {
         try await reporting(json: false) {
             let machine = try options.machine()
             let vault = try await DeviceSlot.open(try options.vaultOptions(), machine: machine, forWhat: "`passcode set`")
-            guard try await !vault.keySlotKinds().contains(.passcode) else {
+            guard try await !vault.slots.kinds().contains(.passcode) else {
                 throw CommandFailure(status: .failure, message: "\(vault.path) already has a passcode; use `sesame passcode change`")
             }
             let passcode = try await new.read(from: new.newPasscodeFD ?? options.passcodeFD, options: try options.vaultOptions())
             let cost = new.cost(keeping: nil)
             do throws(VaultError) {
-                try await vault.setPasscodeSlot(passcode, cost: cost)
+                try await vault.slots.setPasscode(passcode, cost: cost)
             } catch {
                 throw CommandFailure(error)
             }

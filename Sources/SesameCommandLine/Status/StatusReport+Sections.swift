@@ -45,7 +45,7 @@ extension StatusReport {
             return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "There is no vault at \(path)")
         }
         do throws(VaultError) {
-            guard let attempts = try await Vault.passcodeAttempts(at: path) else {
+            guard let attempts = try await VaultSlots.passcodeAttempts(at: path) else {
                 return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "The vault has no vault passcode")
             }
             return Authenticator(state: "set", consecutiveFailures: attempts.consecutiveFailures, delayedUntil: attempts.delayedUntil)

@@ -70,7 +70,7 @@ struct ExportCommand: AsyncParsableCommand {
                 try StandardOutput.write(report.file)
             }
             // Told apart by the item's own class, not by the reason's wording.
-            let local = Set(try await vault.list().filter(\.accessibility.isThisDeviceOnly).map { ItemKey(service: $0.service, account: $0.account) })
+            let local = Set(try await vault.items.list().filter(\.accessibility.isThisDeviceOnly).map { ItemKey(service: $0.service, account: $0.account) })
             let skippedLocal = report.skipped.filter { local.contains(ItemKey(service: $0.service, account: $0.account)) }.count
             var lines = ["Exported \(report.transferred) item\(report.transferred == 1 ? "" : "s") to \(destination ?? "standard output")."]
             if skippedLocal > 0 {

@@ -97,7 +97,7 @@ struct ImportCommand: AsyncParsableCommand {
             var others: [TransferReport.Skipped] = []
             for item in report.skipped {
                 // Skipped and present: the vault's own item, kept as it was.
-                if try await vault.contains(service: item.service, account: item.account) {
+                if try await vault.items.contains(service: item.service, account: item.account) {
                     conflicts.append(item)
                 } else {
                     others.append(item)

@@ -28,7 +28,7 @@ struct SecretServiceImport {
         // vault's own collection identifiers (64 random bits each), so a
         // match cannot be a coincidence. Importing would only replace every
         // item by itself; another Sesame vault on the bus remains importable.
-        let ours = Set(try await vault.collections().map(\.id))
+        let ours = Set(try await vault.collections.list().map(\.id))
         let paths: [String]
         do {
             paths = try await SecretServiceSource.collectionPaths(address: address)

@@ -49,8 +49,8 @@ public struct VaultPasskeyStore: PasskeyStore {
 
     public func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential {
         let name = Self.randomName()
-        let id = try vault.keyHandle(service: Self.service, name: name, binding: Self.binding(creation.relyingPartyID))
-        let key = try await vault.createKey(
+        let id = try vault.keys.handle(service: Self.service, name: name, binding: Self.binding(creation.relyingPartyID))
+        let key = try await vault.keys.create(
             service: Self.service, name: name, algorithm: creation.algorithm.keyAlgorithm, label: creation.relyingPartyID,
             accessibility: .whenUnlockedThisDeviceOnly, accessControl: accessControl, context: context)
         do {
@@ -58,17 +58,17 @@ public struct VaultPasskeyStore: PasskeyStore {
                 // CTAP 2.1 §12.5's two CredRandoms: one for requests with user verification, one without.
                 var secret = SymmetricKey(size: .init(bitCount: 512)).withUnsafeBytes { Array($0) }
                 defer { wipe(&secret) }
-                try await vault.add(SecretBytes(secret), service: Self.hmacSecretService, account: name, accessibility: .whenUnlockedThisDeviceOnly,
+                try await vault.items.add(SecretBytes(secret), service: Self.hmacSecretService, account: name, accessibility: .whenUnlockedThisDeviceOnly,
                                     accessControl: accessControl, context: context)
             }
             let record = PasskeyRecord(id: id, creation: creation, created: key.created, signatureCount: 0)
-            try await vault.add(SecretBytes(record.encoded), service: Self.service, account: name, label: creation.relyingPartyID,
+            try await vault.items.add(SecretBytes(record.encoded), service: Self.service, account: name, label: creation.relyingPartyID,
                                 accessibility: .whenUnlockedThisDeviceOnly)
             return PasskeyCredential(id: id, creation: creation, publicKey: key.publicKey, created: record.created, signatureCount: 0)
         } catch {
             // Never leave a key that no record names.
-            try? await vault.delete(service: Self.hmacSecretService, account: name)
-            try? await vault.deleteKey(service: Self.service, name: name)
+            try? await vault.items.delete(service: Self.hmacSecretService, account: name)
+            try? await vault.keys.delete(service: Self.service, name: name)
             throw error
         }
     }
@@ -77,7 +77,7 @@ public struct VaultPasskeyStore: PasskeyStore {
         let binding = Self.binding(relyingPartyID)
         var found: [PasskeyCredential] = []
         for id in ids {
-            guard let name = vault.keyName(fromHandle: id, service: Self.service, binding: binding),
+            guard let name = vault.keys.name(fromHandle: id, service: Self.service, binding: binding),
                   let credential = try await credential(named: name), credential.id == id else { continue }
             found.append(credential)
         }
@@ -86,7 +86,7 @@ public struct VaultPasskeyStore: PasskeyStore {
 
     public func discoverableCredentials(relyingPartyID: String?) async throws -> [PasskeyCredential] {
         var found: [PasskeyCredential] = []
-        for item in try await vault.list(service: Self.service) {
+        for item in try await vault.items.list(service: Self.service) {
             guard let credential = try await credential(named: item.account), credential.creation.isDiscoverable,
                   relyingPartyID == nil || credential.creation.relyingPartyID == relyingPartyID else { continue }
             found.append(credential)
@@ -101,12 +101,12 @@ public struct VaultPasskeyStore: PasskeyStore {
     public func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
         let name = try Self.name(of: credential, in: vault)
         let encoding: SignatureEncoding = credential.creation.algorithm == .es256 ? .der : .raw
-        return try await vault.sign(data, withKey: name, service: Self.service, encoding: encoding, operationPrompt: reason, context: context)
+        return try await vault.keys.sign(data, withKey: name, service: Self.service, encoding: encoding, operationPrompt: reason, context: context)
     }
 
     public func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
         let name = try Self.name(of: credential, in: vault)
-        let secret = try await vault.read(service: Self.hmacSecretService, account: name, operationPrompt: reason, context: context)
+        let secret = try await vault.items.read(service: Self.hmacSecretService, account: name, operationPrompt: reason, context: context)
         return secret.withUnsafeBytes { bytes in
             guard bytes.count == 64 else { return [] }
             return Array(userVerified ? bytes[0..<32] : bytes[32..<64])
@@ -115,16 +115,16 @@ public struct VaultPasskeyStore: PasskeyStore {
 
     public func delete(_ credential: PasskeyCredential) async throws {
         let name = try Self.name(of: credential, in: vault)
-        try await vault.deleteKey(service: Self.service, name: name)
-        try? await vault.delete(service: Self.hmacSecretService, account: name)
-        try await vault.delete(service: Self.service, account: name)
+        try await vault.keys.delete(service: Self.service, name: name)
+        try? await vault.items.delete(service: Self.hmacSecretService, account: name)
+        try await vault.items.delete(service: Self.service, account: name)
     }
 
     /// Every stored passkey, discoverable or not, newest first: what
     /// `sesame passkey ls` prints. Never prompts.
     public func allCredentials() async throws -> [PasskeyCredential] {
         var found: [PasskeyCredential] = []
-        for item in try await vault.list(service: Self.service) {
+        for item in try await vault.items.list(service: Self.service) {
             if let credential = try await credential(named: item.account) { found.append(credential) }
         }
         return found.sorted { $0.created > $1.created }
@@ -137,7 +137,7 @@ public struct VaultPasskeyStore: PasskeyStore {
     private func credential(named name: String) async throws -> PasskeyCredential? {
         let value: SecretBytes
         do {
-            value = try await vault.read(service: Self.service, account: name, operationPrompt: "Read a passkey's record")
+            value = try await vault.items.read(service: Self.service, account: name, operationPrompt: "Read a passkey's record")
         } catch {
             // (A `catch where` on this typed error crashes Swift 6.3's SILGen.)
             guard error.status == .itemNotFound else { throw error }
@@ -146,7 +146,7 @@ public struct VaultPasskeyStore: PasskeyStore {
         guard let record = value.withUnsafeBytes({ PasskeyRecord(decoding: Array($0)) }) else {
             throw VaultError(.tampered, "The record of passkey \(name) is not one this Sesame can read")
         }
-        guard let key = try? await vault.key(service: Self.service, name: name) else { return nil }
+        guard let key = try? await vault.keys.key(service: Self.service, name: name) else { return nil }
         return PasskeyCredential(id: record.id, creation: record.creation, publicKey: key.publicKey, created: record.created,
                                  signatureCount: record.signatureCount)
     }
@@ -168,7 +168,7 @@ public struct VaultPasskeyStore: PasskeyStore {
     /// changed the record meanwhile.
     private func advanceSignatureCountOnce(_ name: String) async throws -> UInt32? {
         do {
-            return try await vault.updateValue(service: Self.service, account: name, operationPrompt: "Count a passkey's signature",
+            return try await vault.items.updateValue(service: Self.service, account: name, operationPrompt: "Count a passkey's signature",
                                                context: nil, consequence: "the counter was not advanced") { value throws(VaultError) in
                 guard var record = value.withUnsafeBytes({ PasskeyRecord(decoding: Array($0)) }) else {
                     throw VaultError(.tampered, "The record of passkey \(name) is not one this Sesame can read")
@@ -180,13 +180,13 @@ public struct VaultPasskeyStore: PasskeyStore {
                 return (SecretBytes(record.encoded), record.signatureCount)
             }
         } catch {
-            guard error.status == .itemNotFound, try await vault.contains(service: Self.service, account: name) else { throw error }
+            guard error.status == .itemNotFound, try await vault.items.contains(service: Self.service, account: name) else { throw error }
             return nil
         }
     }
 
     private static func name(of credential: PasskeyCredential, in vault: Vault) throws(VaultError) -> String {
-        guard let name = vault.keyName(fromHandle: credential.id, service: service, binding: binding(credential.creation.relyingPartyID)) else {
+        guard let name = vault.keys.name(fromHandle: credential.id, service: service, binding: binding(credential.creation.relyingPartyID)) else {
             throw VaultError(.itemNotFound, "This vault did not make that passkey")
         }
         return name

@@ -44,15 +44,15 @@ public struct VaultKeySource: SSHKeySource {
 
     public func keys() async throws -> [SSHSourceKey] {
         // The vault leaves expired keys out anyway; deleting them here keeps the file clean.
-        try? await vault.deleteExpiredKeys(service: service)
-        return try await vault.keys(service: service).filter { $0.algorithm.purpose == .signing }.map(SSHSourceKey.init(vaultKey:))
+        try? await vault.keys.deleteExpired(service: service)
+        return try await vault.keys.list(service: service).filter { $0.algorithm.purpose == .signing }.map(SSHSourceKey.init(vaultKey:))
     }
 
     /// The row named `id`, read now: its access control, constraints and
     /// private key are read afresh for every signature.
     public func key(id: String) async throws -> SSHSourceKey? {
         // A row that fails here (gone, expired, tampered) is the listing's to report.
-        guard let key = try? await vault.key(service: service, name: id), key.algorithm.purpose == .signing else { return nil }
+        guard let key = try? await vault.keys.key(service: service, name: id), key.algorithm.purpose == .signing else { return nil }
         return SSHSourceKey(vaultKey: key)
     }
 
@@ -62,10 +62,10 @@ public struct VaultKeySource: SSHKeySource {
         _ data: [UInt8], with key: SSHSourceKey, rsaScheme: RSASignatureScheme?, reason: String, context: AuthenticationContext
     ) async throws -> [UInt8] {
         if let rsaScheme {
-            let signature = try await vault.sign(data, withKey: key.id, service: service, rsaScheme: rsaScheme, operationPrompt: reason, context: context)
+            let signature = try await vault.keys.sign(data, withKey: key.id, service: service, rsaScheme: rsaScheme, operationPrompt: reason, context: context)
             return try SSHSignature.encode(rsaScheme: rsaScheme, signature: signature)
         }
-        let raw = try await vault.sign(data, withKey: key.id, service: service, encoding: .raw, operationPrompt: reason, context: context)
+        let raw = try await vault.keys.sign(data, withKey: key.id, service: service, encoding: .raw, operationPrompt: reason, context: context)
         return try SSHSignature.encode(algorithm: key.publicKey.algorithm, rawSignature: raw)
     }
 
@@ -88,8 +88,8 @@ public struct VaultKeySource: SSHKeySource {
             expires: lifetime.map { vault.authenticators.clock.now().addingTimeInterval(TimeInterval($0)) }, confirmEachUse: confirm,
             destinations: destinations)
         // An expired key still in the file would collide with its own re-adding.
-        try? await vault.deleteExpiredKeys(service: service)
-        let existing = try await vault.keys(service: service)
+        try? await vault.keys.deleteExpired(service: service)
+        let existing = try await vault.keys.list(service: service)
         if let same = existing.first(where: { $0.publicKey == key.publicKey }) {
             // A stored destination list is only ever narrowed; one that shares
             // nothing with it would be dropped silently, so it is refused instead.
@@ -99,7 +99,7 @@ public struct VaultKeySource: SSHKeySource {
                                        + "delete it (sesame key rm) to restrict it anew")
             }
             if !constraints.isEmpty {
-                _ = try await vault.constrainKey(service: service, name: same.name, with: constraints)
+                _ = try await vault.keys.constrain(service: service, name: same.name, with: constraints)
             }
         } else {
             var name = Self.name(for: comment, key: key.publicKey)
@@ -108,7 +108,7 @@ public struct VaultKeySource: SSHKeySource {
                 name = Self.name(for: comment, key: key.publicKey) + "-\(suffix)"
                 suffix += 1
             }
-            _ = try await vault.importRawKey(
+            _ = try await vault.keys.importRaw(
                 key.privateKey, algorithm: key.algorithm, service: service, name: name,
                 label: OutsideText.label(fromComment: comment), accessControl: addedKeyAccessControl,
                 constraints: constraints, context: context)

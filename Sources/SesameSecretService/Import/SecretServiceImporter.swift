@@ -68,7 +68,7 @@ package actor SecretServiceImporter {
             return
         }
         do throws(VaultError) {
-            let existing = try await vault.searchItems(attributes: SecretServiceImportAction.withoutGenericSchema(item.attributes), inCollection: target)
+            let existing = try await vault.collections.searchItems(attributes: SecretServiceImportAction.withoutGenericSchema(item.attributes), inCollection: target)
             let action = SecretServiceImportAction.action(
                 forItemWith: item.attributes, candidates: existing.map { ($0.label, $0.attributes, $0.accessControl) })
             if case .keep(let label, let accessControl) = action {
@@ -80,7 +80,7 @@ package actor SecretServiceImporter {
                 return
             }
             // replacing: a second import takes the place of the first copy instead of adding another.
-            _ = try await vault.createItem(
+            _ = try await vault.collections.createItem(
                 in: target, label: item.label, attributes: item.attributes, contentType: item.contentType, value: item.secret,
                 replacing: true, context: context, dates: (Double(item.created), Double(item.modified)))
             report.copied += 1
@@ -101,12 +101,12 @@ package actor SecretServiceImporter {
         let result: Result<String, VaultError>
         do throws(VaultError) {
             if collection.isDefault {
-                result = .success(try await vault.alias(
+                result = .success(try await vault.collections.alias(
                     named: VaultSecretServiceStore.defaultAlias, creatingCollectionLabelled: collection.label))
-            } else if let existing = try await vault.collections().first(where: { $0.label == collection.label }) {
+            } else if let existing = try await vault.collections.list().first(where: { $0.label == collection.label }) {
                 result = .success(existing.id)
             } else {
-                result = .success(try await vault.createCollection(label: collection.label).id)
+                result = .success(try await vault.collections.create(label: collection.label).id)
             }
         } catch {
             result = .failure(error)

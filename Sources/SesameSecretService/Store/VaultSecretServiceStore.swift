@@ -79,51 +79,51 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     // MARK: Collections and aliases
 
     public func collections() async throws -> [SecretServiceCollectionProperties] {
-        try await mapping { () async throws(VaultError) in try await vault.collections().map(Self.properties) }
+        try await mapping { () async throws(VaultError) in try await vault.collections.list().map(Self.properties) }
     }
 
     public func createCollection(label: String, alias: String?) async throws -> SecretServiceCollectionProperties {
-        try await mapping { () async throws(VaultError) in Self.properties(try await vault.createCollection(label: label, alias: alias)) }
+        try await mapping { () async throws(VaultError) in Self.properties(try await vault.collections.create(label: label, alias: alias)) }
     }
 
     public func deleteCollection(_ collection: String) async throws {
-        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.deleteCollection(collection) }
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.collections.delete(collection) }
     }
 
     public func setCollectionLabel(_ collection: String, label: String) async throws {
-        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.setCollectionLabel(label, of: collection) }
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.collections.setLabel(label, of: collection) }
     }
 
     public func readAlias(_ alias: String) async throws -> String? {
         try await mapping { () async throws(VaultError) in
             // As gnome-keyring creates its login keyring: `default` never points nowhere.
-            guard alias == Self.defaultAlias else { return try await vault.alias(named: alias) }
-            return try await vault.alias(named: alias, creatingCollectionLabelled: Self.defaultCollectionLabel)
+            guard alias == Self.defaultAlias else { return try await vault.collections.alias(named: alias) }
+            return try await vault.collections.alias(named: alias, creatingCollectionLabelled: Self.defaultCollectionLabel)
         }
     }
 
     public func setAlias(_ alias: String, collection: String?) async throws {
-        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.setAlias(alias, to: collection) }
+        try await mapping(collection: collection) { () async throws(VaultError) in try await vault.collections.setAlias(alias, to: collection) }
     }
 
     // MARK: Items
 
     public func items(in collection: String) async throws -> [SecretServiceItemProperties] {
         try await mapping(collection: collection) { () async throws(VaultError) in
-            _ = try await vault.collection(collection)
-            return try await vault.items(inCollection: collection).map(Self.properties)
+            _ = try await vault.collections.collection(collection)
+            return try await vault.collections.items(inCollection: collection).map(Self.properties)
         }
     }
 
     public func searchItems(attributes: [String: String], in collection: String?) async throws -> [SecretServiceItemProperties] {
         try await mapping(collection: collection) { () async throws(VaultError) in
-            try await vault.searchItems(attributes: attributes, inCollection: collection).map(Self.properties)
+            try await vault.collections.searchItems(attributes: attributes, inCollection: collection).map(Self.properties)
         }
     }
 
     public func item(_ item: SecretServiceItemID) async throws -> SecretServiceItemProperties {
         try await mapping(item: item) { () async throws(VaultError) in
-            Self.properties(try await vault.item(item.item, inCollection: item.collection))
+            Self.properties(try await vault.collections.item(item.item, inCollection: item.collection))
         }
     }
 
@@ -141,21 +141,21 @@ public actor VaultSecretServiceStore: SecretServiceStore {
             if let first = existing.first { context = self.context(for: first.id, caller: caller) }
         }
         return try await mapping(collection: collection) { () async throws(VaultError) in
-            Self.properties(try await vault.createItem(
+            Self.properties(try await vault.collections.createItem(
                 in: collection, label: label, attributes: attributes, contentType: secret.contentType, value: secret.value,
                 accessControl: defaultAccessControl, replacing: replacing, context: context))
         }
     }
 
     public func deleteItem(_ item: SecretServiceItemID) async throws {
-        try await mapping(item: item) { () async throws(VaultError) in try await vault.deleteItem(item.item, inCollection: item.collection) }
+        try await mapping(item: item) { () async throws(VaultError) in try await vault.collections.deleteItem(item.item, inCollection: item.collection) }
     }
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
         // Never prompts: a locked item is refused here, and opened only by a Prompt.
         let context = context(for: item, caller: caller)
         let read = try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.secretIfUnlocked(
+            try await vault.collections.secretIfUnlocked(
                 ofItem: item.item, inCollection: item.collection,
                 operationPrompt: { "Read \"\($0.label)\" for \(caller.executable ?? caller.busName)" }, context: context)
         }
@@ -167,7 +167,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         guard try await !needsAuthentication(item, for: caller) else { throw SecretServiceStoreError.locked(item) }
         let context = context(for: item, caller: caller)
         try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.setSecret(secret.value, ofItem: item.item, inCollection: item.collection,
+            try await vault.collections.setSecret(secret.value, ofItem: item.item, inCollection: item.collection,
                                       operationPrompt: "Change a Secret Service item", context: context)
         }
     }
@@ -175,14 +175,14 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     public func setItemLabel(_ item: SecretServiceItemID, label: String, for caller: SecretServiceCaller) async throws {
         let context = context(for: item, caller: caller)
         try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.setItemLabel(label, ofItem: item.item, inCollection: item.collection, context: context)
+            try await vault.collections.setItemLabel(label, ofItem: item.item, inCollection: item.collection, context: context)
         }
     }
 
     public func setItemAttributes(_ item: SecretServiceItemID, attributes: [String: String], for caller: SecretServiceCaller) async throws {
         let context = context(for: item, caller: caller)
         try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.setItemAttributes(attributes, ofItem: item.item, inCollection: item.collection, context: context)
+            try await vault.collections.setItemAttributes(attributes, ofItem: item.item, inCollection: item.collection, context: context)
         }
     }
 
@@ -191,7 +191,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     public func needsAuthentication(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> Bool {
         let context = context(for: item, caller: caller)
         return try await mapping(item: item) { () async throws(VaultError) in
-            try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
+            try await vault.collections.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
         }
     }
 
@@ -201,7 +201,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         var controls: [AccessControl] = []
         for item in items {
             let control = try await mapping(item: item) { () async throws(VaultError) in
-                try await vault.item(item.item, inCollection: item.collection).accessControl
+                try await vault.collections.item(item.item, inCollection: item.collection).accessControl
             }
             if !control.userFactors.isEmpty, !controls.contains(control) { controls.append(control) }
         }
@@ -232,7 +232,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         var locked: [SecretServiceItemID] = []
         for item in items {
             let needs = try await mapping(item: item) { () async throws(VaultError) in
-                try await vault.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
+                try await vault.collections.needsAuthentication(item: item.item, inCollection: item.collection, context: context)
             }
             if needs { locked.append(item) }
         }

@@ -62,7 +62,7 @@ extension Vault {
         guard !GitCredentialEncoding.hasNewline(credential.password), !GitCredentialEncoding.hasNewline(credential.oauthRefreshToken) else {
             throw VaultError(.invalidArgument, "A git credential's password and oauth_refresh_token cannot hold a newline")
         }
-        try await addItem(GitCredentialEncoding.value(of: credential), service: service, account: name, label: nil,
+        try await items.addItem(GitCredentialEncoding.value(of: credential), service: service, account: name, label: nil,
                           accessibility: .whenUnlocked, accessControl: accessControl, context: context, dates: nil,
                           replacing: true, attributes: GitCredentialEncoding.attributes(of: credential))
     }
@@ -93,7 +93,7 @@ extension Vault {
                 else { continue }
             }
             do throws(VaultError) {
-                try await delete(service: service, account: item.account)
+                try await items.delete(service: service, account: item.account)
                 erased += 1
             } catch where error.status == .itemNotFound {
                 // Another git erased it meanwhile.
@@ -114,9 +114,9 @@ extension Vault {
     /// until git stores it again.
     private func storedGitCredentials(answering query: GitCredential, service: String) async throws(VaultError) -> [(VaultItem, GitCredential)] {
         let latest = authenticators.clock.now().addingTimeInterval(OutsideText.allowedSkew)
-        var candidates = try await searchItems(service: service, attributes: GitCredentialEncoding.attributes(of: query))
+        var candidates = try await collections.searchItems(service: service, attributes: GitCredentialEncoding.attributes(of: query))
         if !candidates.contains(where: { GitCredentialEncoding.credential(fromItemName: $0.account).map(query.isAnswered(by:)) == true }) {
-            candidates = try await list(service: service)
+            candidates = try await items.list(service: service)
         }
         return candidates
             .compactMap { item in GitCredentialEncoding.credential(fromItemName: item.account).map { (item, $0) } }
@@ -135,7 +135,7 @@ extension Vault {
     ) async throws(VaultError) -> GitCredential? {
         let value: SecretBytes
         do throws(VaultError) {
-            value = try await read(service: item.service, account: item.account, operationPrompt: prompt, context: context)
+            value = try await items.read(service: item.service, account: item.account, operationPrompt: prompt, context: context)
         } catch where error.status == .itemNotFound {
             return nil
         }

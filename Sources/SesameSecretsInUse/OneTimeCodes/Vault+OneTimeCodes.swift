@@ -34,7 +34,7 @@ extension Vault {
         let now = authenticators.clock.now()
         // As the vault names an item in its messages (ItemRow.name).
         let name = "\"\(account)\" of \"\(service)\""
-        return try await updateValue(service: service, account: account, operationPrompt: operationPrompt, context: context,
+        return try await items.updateValue(service: service, account: account, operationPrompt: operationPrompt, context: context,
                                      consequence: "no code was used") {
             stored throws(VaultError) -> (newValue: SecretBytes?, result: OneTimeCode) in
             let password: OneTimePassword

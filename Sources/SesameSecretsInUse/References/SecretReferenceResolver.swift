@@ -33,7 +33,7 @@ public struct SecretReferenceResolver: Sendable {
     ///   SERVICE"; what `Vault.contains(service:account:)` throws.
     public func requireExisting(_ references: [SecretReference]) async throws(VaultError) {
         for reference in references {
-            guard try await vault.contains(service: reference.service, account: reference.name) else {
+            guard try await vault.items.contains(service: reference.service, account: reference.name) else {
                 throw Self.missing(reference)
             }
         }
@@ -73,7 +73,7 @@ public struct SecretReferenceResolver: Sendable {
         // below with its own error, so it simply joins no group here.
         var controls: [SecretReference: AccessControl] = [:]
         for reference in unique {
-            controls[reference] = try? await vault.attributes(service: reference.service, account: reference.name).accessControl
+            controls[reference] = try? await vault.items.attributes(service: reference.service, account: reference.name).accessControl
         }
         let required = controls.values.contains { $0.flags.contains(.applicationPassword) }
         if required || controls.count < unique.count, let password = try await applicationPassword(required) {
@@ -85,7 +85,7 @@ public struct SecretReferenceResolver: Sendable {
             let group = unique.filter { controls[$0] != nil && controls[$0] == controls[reference] }
             let names = group.isEmpty ? [reference.name] : group.map(\.name)
             do throws(VaultError) {
-                values[reference] = try await vault.read(service: reference.service, account: reference.name,
+                values[reference] = try await vault.items.read(service: reference.service, account: reference.name,
                                                          operationPrompt: reason(names), context: context)
             } catch where error.status == .itemNotFound {
                 throw failure(Self.missing(reference))

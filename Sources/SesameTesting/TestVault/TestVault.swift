@@ -69,7 +69,7 @@ public struct TestVault: Sendable {
     /// - Returns: The value.
     /// - Throws: `VaultError`.
     public func read(_ account: String, service: String = "svc", context: AuthenticationContext? = nil) async throws -> String {
-        let value = try await vault.read(service: service, account: account, operationPrompt: "Read \(account)", context: context)
+        let value = try await vault.items.read(service: service, account: account, operationPrompt: "Read \(account)", context: context)
         return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -85,7 +85,7 @@ public struct TestVault: Sendable {
     /// - Throws: `VaultError`.
     public func add(_ account: String, _ value: String = "secret", service: String = "svc", accessControl: AccessControl = Vault.noAccessControl,
              accessibility: ItemAccessibility = .whenUnlocked, context: AuthenticationContext? = nil) async throws {
-        try await vault.add(SecretBytes(utf8: value), service: service, account: account, accessibility: accessibility,
+        try await vault.items.add(SecretBytes(utf8: value), service: service, account: account, accessibility: accessibility,
                             accessControl: accessControl, context: context)
     }
 }

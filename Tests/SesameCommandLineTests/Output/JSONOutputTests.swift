@@ -65,8 +65,8 @@ struct JSONOutputTests {
         let sensor = SimulatedSensor()
         let source = try await Vault.create(at: home.file("source/vault.sqlite"), slots: [.device()],
                                             authenticators: Authenticators(appName: "sesame tests", sensor: sensor)).vault
-        try await source.add(SecretBytes(utf8: "other"), service: "sesame", account: "token")
-        try await source.add(SecretBytes(utf8: "new"), service: "sesame", account: "fresh")
+        try await source.items.add(SecretBytes(utf8: "other"), service: "sesame", account: "token")
+        try await source.items.add(SecretBytes(utf8: "new"), service: "sesame", account: "fresh")
         sensor.present(.match)
         let report = try await source.export(passphrase: SecretBytes(utf8: "long export passphrase"), cost: .testing, operationPrompt: "Back up")
         let file = home.file("backup.sesame")

@@ -29,9 +29,9 @@ struct TransferCommandsTests: VaultHomeSuite {
         let authenticators = Authenticators(appName: "sesame tests", sensor: sensor)
         let source = try await Vault.create(at: home + "/source/vault.sqlite", slots: [.device()], authenticators: authenticators).vault
         for (account, value) in items {
-            try await source.add(SecretBytes(value), service: "sesame", account: account)
+            try await source.items.add(SecretBytes(value), service: "sesame", account: account)
         }
-        try await source.add(SecretBytes(utf8: "local"), service: "sesame", account: "local", accessibility: .whenUnlockedThisDeviceOnly)
+        try await source.items.add(SecretBytes(utf8: "local"), service: "sesame", account: "local", accessibility: .whenUnlockedThisDeviceOnly)
         sensor.present(.match)
         let report = try await source.export(passphrase: SecretBytes(utf8: passphrase), cost: .testing, operationPrompt: "Back up")
         #expect(report.transferred == items.count)

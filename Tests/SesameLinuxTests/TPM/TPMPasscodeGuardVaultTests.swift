@@ -71,7 +71,7 @@ struct TPMPasscodeGuardVaultTests {
             // Roll Sesame's attempt record back to before the guesses.
             for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
             try FileManager.default.copyItem(atPath: backup, toPath: path)
-            #expect(try await Vault.passcodeAttempts(at: path)?.consecutiveFailures == 0)
+            #expect(try await VaultSlots.passcodeAttempts(at: path)?.consecutiveFailures == 0)
 
             do throws(VaultError) {
                 _ = try await Vault.open(at: path, unlock: .passcode(passcode), authenticators: guarded)
@@ -83,7 +83,7 @@ struct TPMPasscodeGuardVaultTests {
                 #expect(retryAfter > Date())
             }
             // Sesame counted that attempt before asking the TPM.
-            #expect(try await Vault.passcodeAttempts(at: path)?.consecutiveFailures == 1)
+            #expect(try await VaultSlots.passcodeAttempts(at: path)?.consecutiveFailures == 1)
         }
     }
 }

@@ -23,7 +23,7 @@ struct TPMVaultTests {
             let path = try vaultPath()
             let store = TPMDeviceKeyStore(path: TPMDeviceKeyStore.defaultPath(forVaultAt: path), tcti: tpm.tcti)
             let (vault, recovery) = try await Vault.create(at: path, slots: [.device(keyStore: store), .recovery], authenticators: authenticators)
-            try await vault.add(SecretBytes(utf8: "token"), service: "api", account: "me")
+            try await vault.items.add(SecretBytes(utf8: "token"), service: "api", account: "me")
             #expect(!FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)), "no key file beside a TPM vault")
             _ = try await Vault.open(at: path, unlock: .device(keyStore: store), authenticators: authenticators)
 
@@ -37,7 +37,7 @@ struct TPMVaultTests {
             }
             let key = try #require(recovery)
             let reopened = try await Vault.open(at: path, unlock: .recovery(key), authenticators: authenticators)
-            let value = try await reopened.read(service: "api", account: "me", operationPrompt: "test")
+            let value = try await reopened.items.read(service: "api", account: "me", operationPrompt: "test")
             #expect(value.constantTimeEquals(SecretBytes(utf8: "token")))
         }
     }

@@ -30,9 +30,9 @@ struct VaultFprintdTests {
         let authenticators = Authenticators(appName: "SesameTests", sensor: Support.sensor(harness, finger: "right-index-finger"),
                                             presenter: presenter)
         let vault = try await Vault.create(at: directory + "/vault.sqlite", slots: [.device()], authenticators: authenticators).vault
-        try await vault.add(SecretBytes(utf8: "bound"), service: "bank", account: "current-set", accessibility: .whenUnlockedThisDeviceOnly,
+        try await vault.items.add(SecretBytes(utf8: "bound"), service: "bank", account: "current-set", accessibility: .whenUnlockedThisDeviceOnly,
                             accessControl: .biometryCurrentSet, context: nil)
-        try await vault.add(SecretBytes(utf8: "survives"), service: "bank", account: "any", accessibility: .whenUnlockedThisDeviceOnly,
+        try await vault.items.add(SecretBytes(utf8: "survives"), service: "bank", account: "any", accessibility: .whenUnlockedThisDeviceOnly,
                             accessControl: .biometryAny, context: nil)
 
         #expect(try await read(vault, "current-set", harness, presenter) == "bound")
@@ -42,7 +42,7 @@ struct VaultFprintdTests {
         // scan could ever open the item again.
         let promptsBefore = presenter.prompts.count
         await #expect(throws: VaultError.itemInvalidated) {
-            try await vault.read(service: "bank", account: "current-set", operationPrompt: "Read current-set", context: nil)
+            try await vault.items.read(service: "bank", account: "current-set", operationPrompt: "Read current-set", context: nil)
         }
         #expect(presenter.prompts.count == promptsBefore, "no prompt was shown")
         #expect(try await read(vault, "any", harness, presenter) == "survives")
@@ -51,7 +51,7 @@ struct VaultFprintdTests {
     private func read(_ vault: Vault, _ account: String, _ harness: FprintdHarness, _ presenter: RecordingPresenter) async throws -> String {
         let reading = Task { () -> Result<SecretBytes, any Error> in
             do {
-                return .success(try await vault.read(service: "bank", account: account, operationPrompt: "Read \(account)", context: nil))
+                return .success(try await vault.items.read(service: "bank", account: account, operationPrompt: "Read \(account)", context: nil))
             } catch {
                 return .failure(error)
             }

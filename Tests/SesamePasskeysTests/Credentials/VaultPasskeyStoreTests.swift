@@ -112,14 +112,14 @@ struct VaultPasskeyStoreTests {
         #expect(try await store.allCredentials().count == 2)
         try await store.delete(first)
         #expect(try await store.discoverableCredentials(relyingPartyID: "example.com").isEmpty)
-        #expect(try await vault.keys(service: VaultPasskeyStore.service).count == 1)
-        #expect(try await vault.list(service: VaultPasskeyStore.hmacSecretService).count == 1)
+        #expect(try await vault.keys.list(service: VaultPasskeyStore.service).count == 1)
+        #expect(try await vault.items.list(service: VaultPasskeyStore.hmacSecretService).count == 1)
     }
 
     @Test("SPEC D7: export leaves passkeys in the vault: keys, records and hmac-secret keys are this device's only")
     func notExported() async throws {
         _ = try await make(creation())
-        #expect(try await vault.keys(service: VaultPasskeyStore.service).allSatisfy { $0.accessibility == .whenUnlockedThisDeviceOnly })
-        #expect(try await vault.list().allSatisfy { $0.accessibility == .whenUnlockedThisDeviceOnly })
+        #expect(try await vault.keys.list(service: VaultPasskeyStore.service).allSatisfy { $0.accessibility == .whenUnlockedThisDeviceOnly })
+        #expect(try await vault.items.list().allSatisfy { $0.accessibility == .whenUnlockedThisDeviceOnly })
     }
 }

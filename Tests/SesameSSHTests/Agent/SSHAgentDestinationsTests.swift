@@ -40,7 +40,7 @@ struct SSHAgentDestinationsTests {
         let key = try SSHAgentKey(algorithm: .ed25519, privateKey: Array(seed.rawRepresentation), publicKey: Array(seed.publicKey.rawRepresentation))
         let toHost = try destination(to: host, "hosta")
         #expect(await agent.respond(to: .addIdentity(key, comment: "me", constraints: [.destinations([toHost])]), on: SSHAgentConnection()).type == 6)
-        #expect(try await fixture.vault.keys(service: "ssh").map(\.constraints.destinations) == [[toHost]])
+        #expect(try await fixture.vault.keys.list(service: "ssh").map(\.constraints.destinations) == [[toHost]])
 
         let right = SSHAgentConnection(), wrong = SSHAgentConnection()
         #expect(await agent.respond(to: try bind(host, session: [1, 2, 3]), on: right).type == 6)
@@ -54,6 +54,6 @@ struct SSHAgentDestinationsTests {
         let elsewhere = try destination(to: other, "hostb")
         #expect(await agent.respond(to: .addIdentity(key, comment: "me", constraints: [.destinations([elsewhere])]), on: SSHAgentConnection()).type == 5)
         #expect(log.withLock { $0 }.contains { $0.contains("already restricted to other destinations") })
-        #expect(try await fixture.vault.keys(service: "ssh").map(\.constraints.destinations) == [[toHost]], "not widened, not dropped")
+        #expect(try await fixture.vault.keys.list(service: "ssh").map(\.constraints.destinations) == [[toHost]], "not widened, not dropped")
     }
 }

@@ -18,7 +18,7 @@ struct SSHAgentSHA1Tests {
                              makeContext: { fixture.context() })
         var keys: [String: VaultKey] = [:]
         for (name, marked) in [("old", true), ("new", false)] {
-            keys[name] = try await fixture.vault.createKey(service: "ssh", name: name, algorithm: .rsa2048, label: nil,
+            keys[name] = try await fixture.vault.keys.create(service: "ssh", name: name, algorithm: .rsa2048, label: nil,
                                                            accessibility: .whenUnlockedThisDeviceOnly, accessControl: Vault.noAccessControl,
                                                            constraints: KeyConstraints(allowsSHA1Signatures: marked), context: nil)
         }

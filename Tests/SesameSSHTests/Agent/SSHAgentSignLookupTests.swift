@@ -30,7 +30,7 @@ struct SSHAgentSignLookupTests {
         let fixture = try await TestVault()
         let agent = agent(fixture)
         let blob = try await add(agent, comment: "laptop\u{1B}[2J")
-        #expect(try await fixture.vault.keys(service: "ssh").map(\.label) == ["laptop\\e[2J"])
+        #expect(try await fixture.vault.keys.list(service: "ssh").map(\.label) == ["laptop\\e[2J"])
         guard case .identities(let listed) = await agent.respond(to: .requestIdentities, on: SSHAgentConnection()) else { Issue.record("identities"); return }
         #expect(listed.map(\.keyBlob) == [blob] && listed.map(\.comment) == ["laptop\\e[2J"])
         #expect(await sign(agent, blob) == 14)
@@ -46,13 +46,13 @@ struct SSHAgentSignLookupTests {
         #expect(await sign(agent, first) == 14)
 
         // Same name, other key material: the listed name now leads to a row that is not this blob's.
-        try await fixture.vault.deleteKey(service: "ssh", name: "laptop")
+        try await fixture.vault.keys.delete(service: "ssh", name: "laptop")
         let second = try await add(agent, comment: "laptop")
-        #expect(try await fixture.vault.keys(service: "ssh").map(\.name) == ["laptop"])
+        #expect(try await fixture.vault.keys.list(service: "ssh").map(\.name) == ["laptop"])
         #expect(await sign(agent, first) == 5)
         #expect(await sign(agent, second) == 14)
 
-        try await fixture.vault.deleteKey(service: "ssh", name: "laptop")
+        try await fixture.vault.keys.delete(service: "ssh", name: "laptop")
         #expect(await sign(agent, second) == 5)
     }
 }

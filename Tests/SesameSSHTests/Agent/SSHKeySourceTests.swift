@@ -64,7 +64,7 @@ struct SSHKeySourceTests {
         let seed = Curve25519.Signing.PrivateKey()
         let added = try SSHAgentKey(algorithm: .ed25519, privateKey: Array(seed.rawRepresentation), publicKey: Array(seed.publicKey.rawRepresentation))
         #expect(await agent.respond(to: .addIdentity(added, comment: "laptop", constraints: []), on: SSHAgentConnection()).type == 6)
-        #expect(try await fixture.vault.keys(service: "ssh").map(\.name) == ["laptop"], "ssh-add goes to the first source")
+        #expect(try await fixture.vault.keys.list(service: "ssh").map(\.name) == ["laptop"], "ssh-add goes to the first source")
         guard case .identities(let listed) = await agent.respond(to: .requestIdentities, on: SSHAgentConnection()) else {
             Issue.record("no identities answer")
             return

@@ -23,10 +23,10 @@ struct VaultSecretServiceStoreTests {
         init(reuse: TimeInterval = 0) async throws {
             let fixture = try await TestVault()
             self.fixture = fixture
-            collection = try await fixture.vault.createCollection(label: "Login", alias: "default").id
-            let wifi = try await fixture.vault.createItem(in: collection, label: "harmless wifi", attributes: ["ssid": "home"],
+            collection = try await fixture.vault.collections.create(label: "Login", alias: "default").id
+            let wifi = try await fixture.vault.collections.createItem(in: collection, label: "harmless wifi", attributes: ["ssid": "home"],
                                                           value: SecretBytes(utf8: "wifi-pass"), accessControl: .biometryAny)
-            let bank = try await fixture.vault.createItem(in: collection, label: "BANK password", attributes: ["bank": "main"],
+            let bank = try await fixture.vault.collections.createItem(in: collection, label: "BANK password", attributes: ["bank": "main"],
                                                           value: SecretBytes(utf8: "bank-pass"), accessControl: .biometryAny)
             self.wifi = SecretServiceItemID(collection: collection, item: wifi.id)
             self.bank = SecretServiceItemID(collection: collection, item: bank.id)
@@ -87,14 +87,14 @@ struct VaultSecretServiceStoreTests {
             _ = try await setup.store.createItem(in: setup.collection, label: "BANK password", attributes: ["bank": "main"],
                                                  secret: secret, replacing: true, for: Self.first)
         } throws: { setup.isLocked($0, setup.bank) }
-        let kept = try await setup.fixture.vault.item(setup.bank.item, inCollection: setup.collection)
+        let kept = try await setup.fixture.vault.collections.item(setup.bank.item, inCollection: setup.collection)
         #expect(kept.accessControl == .biometryAny)
-        #expect(try await setup.fixture.vault.items(inCollection: setup.collection).count == 2)
+        #expect(try await setup.fixture.vault.collections.items(inCollection: setup.collection).count == 2)
         try await setup.unlock([setup.bank], for: Self.first)
         let replaced = try await setup.store.createItem(in: setup.collection, label: "BANK password", attributes: ["bank": "main"],
                                                         secret: secret, replacing: true, for: Self.first)
         #expect(replaced.id == setup.bank)
-        #expect(try await setup.fixture.vault.item(setup.bank.item, inCollection: setup.collection).accessControl == .biometryAny,
+        #expect(try await setup.fixture.vault.collections.item(setup.bank.item, inCollection: setup.collection).accessControl == .biometryAny,
                 "the replacement weakened the item (the server's default access is none)")
     }
 
@@ -130,8 +130,8 @@ struct VaultSecretServiceStoreTests {
         let store = VaultSecretServiceStore(vault: fixture.vault, defaultAccessControl: Vault.noAccessControl) { fixture.context() }
         #expect(try await store.readAlias("work") == nil)
         let login = try #require(try await store.readAlias(VaultSecretServiceStore.defaultAlias))
-        #expect(try await fixture.vault.collection(login).label == VaultSecretServiceStore.defaultCollectionLabel)
+        #expect(try await fixture.vault.collections.collection(login).label == VaultSecretServiceStore.defaultCollectionLabel)
         #expect(try await store.readAlias("default") == login, "resolved once, then stable")
-        #expect(try await fixture.vault.collections().count == 1)
+        #expect(try await fixture.vault.collections.list().count == 1)
     }
 }

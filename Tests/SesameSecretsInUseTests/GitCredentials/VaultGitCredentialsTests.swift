@@ -40,7 +40,7 @@ struct VaultGitCredentialsTests {
         // Storing again replaces the item (one per user) and makes it the newest.
         fixture.machine.clock.advance(by: 5)
         try await fixture.vault.storeGitCredential(credential("example.com", username: "alice", password: "a2"), service: "git")
-        #expect(try await fixture.vault.list(service: "git").map(\.account) == ["https://alice@example.com", "https://bob@example.com"])
+        #expect(try await fixture.vault.items.list(service: "git").map(\.account) == ["https://alice@example.com", "https://bob@example.com"])
         #expect(password(try await get(fixture, credential("example.com"))) == "a2")
     }
 
@@ -63,7 +63,7 @@ struct VaultGitCredentialsTests {
         #expect(try await get(fixture, credential("example.com", username: "bob")) == nil)
         #expect(try await get(fixture, credential("example.com"))?.username == "alice")
         // Reads never write: the expired item is still there for erase.
-        #expect(try await fixture.vault.list(service: "git").count == 2)
+        #expect(try await fixture.vault.items.list(service: "git").count == 2)
     }
 
     @Test("useHttpPath: a query with a path needs that path; one without matches any")
@@ -89,12 +89,12 @@ struct VaultGitCredentialsTests {
         #expect(try await erase(credential("example.com", username: "alice", password: "alice-pw")) == 1)
         #expect(try await erase(credential("example.com", username: "bob")) == 1)
         #expect(try await erase(credential("example.com")) == 1)
-        #expect(try await fixture.vault.list(service: "git").map(\.account) == ["https://alice@other.tld"])
+        #expect(try await fixture.vault.items.list(service: "git").map(\.account) == ["https://alice@other.tld"])
         // No host and no path would match everything: nothing is erased.
         var unspecific = GitCredential()
         unspecific.protocol = "https"
         #expect(try await erase(unspecific) == 0)
-        #expect(try await fixture.vault.list(service: "git").count == 1)
+        #expect(try await fixture.vault.items.list(service: "git").count == 1)
     }
 
     @Test("other items in the service are left alone; store needs username and password, and secrets without newlines")
@@ -104,7 +104,7 @@ struct VaultGitCredentialsTests {
         try await fixture.add("token", service: "git")
         #expect(try await get(fixture, credential("example.com")) == nil)
         #expect(try await fixture.vault.eraseGitCredentials(answering: credential("example.com"), service: "git", operationPrompt: "Check") == 0)
-        #expect(try await fixture.vault.list(service: "git").count == 2)
+        #expect(try await fixture.vault.items.list(service: "git").count == 2)
         #expect(await fixture.status { try await fixture.vault.storeGitCredential(credential("example.com", password: "p"), service: "git") }
             == .invalidArgument)
         #expect(await fixture.status { try await fixture.vault.storeGitCredential(credential("example.com", username: "u"), service: "git") }
@@ -115,7 +115,7 @@ struct VaultGitCredentialsTests {
         newline.password = SecretBytes(utf8: "p")
         newline.oauthRefreshToken = SecretBytes(utf8: "t\n")
         #expect(await fixture.status { try await fixture.vault.storeGitCredential(newline, service: "git") } == .invalidArgument)
-        #expect(try await fixture.vault.list(service: "git").count == 2)
+        #expect(try await fixture.vault.items.list(service: "git").count == 2)
     }
 
     @Test("SPEC D2, D3: a credential stored with an access control is stored without a prompt and read back only after one")
@@ -124,7 +124,7 @@ struct VaultGitCredentialsTests {
         try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "p"), service: "git",
                                                    accessControl: .devicePasscode)
         #expect(fixture.presenter.events.isEmpty)
-        #expect(try await fixture.vault.list(service: "git").first?.accessControl == .devicePasscode)
+        #expect(try await fixture.vault.items.list(service: "git").first?.accessControl == .devicePasscode)
         let context = fixture.context()
         context.interactionNotAllowed = true
         #expect(await fixture.status {
@@ -140,7 +140,7 @@ struct VaultGitCredentialsTests {
         #expect(await fixture.status {
             try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "intruder"), service: "git")
         } == .interactionNotAllowed)
-        #expect(try await fixture.vault.list(service: "git").map(\.accessControl) == [.biometryAny])
+        #expect(try await fixture.vault.items.list(service: "git").map(\.accessControl) == [.biometryAny])
         fixture.sensor.present(.match)
         #expect(password(try await get(fixture, credential("example.com", username: "u"))) == "owner")
         // Authorised for it, git's store replaces the password and the finger stays.
@@ -148,14 +148,14 @@ struct VaultGitCredentialsTests {
         fixture.sensor.present(.match)
         try await context.evaluateAccessControl(.biometryAny, operation: .useItem, localizedReason: "Unlock")
         try await fixture.vault.storeGitCredential(credential("example.com", username: "u", password: "new"), service: "git", context: context)
-        #expect(try await fixture.vault.list(service: "git").map(\.accessControl) == [.biometryAny])
+        #expect(try await fixture.vault.items.list(service: "git").map(\.accessControl) == [.biometryAny])
     }
 
     @Test("SPEC D9: a credential dated in the future (a wrong clock, an old import) never beats one stored later")
     func futureDate() async throws {
         let fixture = try await TestVault()
         let future = fixture.machine.clock.now().timeIntervalSince1970 + 10 * 365 * 86400
-        try await fixture.vault.addItem(
+        try await fixture.vault.items.addItem(
             GitCredentialEncoding.value(of: credential("example.com", username: "mallory", password: "m")), service: "git",
             account: "https://mallory@example.com", label: nil, accessibility: .whenUnlocked, accessControl: Vault.noAccessControl,
             context: nil, dates: (future, future))
@@ -175,7 +175,7 @@ struct VaultGitCredentialsTests {
         }
         try await fixture.add("token", service: "git")
         let query = credential("host17.tld")
-        let found = try await fixture.vault.searchItems(service: "git", attributes: GitCredentialEncoding.attributes(of: query))
+        let found = try await fixture.vault.collections.searchItems(service: "git", attributes: GitCredentialEncoding.attributes(of: query))
         #expect(found.map(\.account) == ["https://u17@host17.tld"])
         let answer = try await get(fixture, query)
         #expect(answer?.username == "u17" && password(answer) == "p17")
@@ -185,7 +185,7 @@ struct VaultGitCredentialsTests {
     @Test("a credential stored without attributes (by an older Sesame, or imported) is still found and erased")
     func storedWithoutAttributes() async throws {
         let fixture = try await TestVault()
-        try await fixture.vault.add(GitCredentialEncoding.value(of: credential("example.com", username: "old", password: "o")), service: "git",
+        try await fixture.vault.items.add(GitCredentialEncoding.value(of: credential("example.com", username: "old", password: "o")), service: "git",
                                     account: "https://old@example.com")
         #expect(password(try await get(fixture, credential("example.com"))) == "o")
         #expect(try await fixture.vault.eraseGitCredentials(answering: credential("example.com"), service: "git", operationPrompt: "Check") == 1)

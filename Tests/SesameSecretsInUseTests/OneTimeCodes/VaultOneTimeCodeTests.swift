@@ -10,7 +10,7 @@ struct VaultOneTimeCodeTests {
 
     func add(_ uri: String, to fixture: TestVault, account: String = "a") async throws {
         let password = try OneTimePassword(uri: SecretBytes(utf8: uri))
-        try await fixture.vault.add(password.uri, service: "otp", account: account)
+        try await fixture.vault.items.add(password.uri, service: "otp", account: account)
     }
 
     @Test("A TOTP item gives RFC 6238's code at a given time, and the vault clock's code by default")
@@ -23,10 +23,10 @@ struct VaultOneTimeCodeTests {
         let now = fixture.machine.clock.now()
         let expected = try OneTimePassword(uri: SecretBytes(utf8: "otpauth://totp/a?secret=\(Self.secret)&digits=8")).code(at: now)
         #expect(try await fixture.vault.oneTimeCode(service: "otp", account: "a", operationPrompt: "Code") == expected)
-        let modified = try await fixture.vault.attributes(service: "otp", account: "a").modified
+        let modified = try await fixture.vault.items.attributes(service: "otp", account: "a").modified
         fixture.machine.clock.advance(by: 60)
         _ = try await fixture.vault.oneTimeCode(service: "otp", account: "a", operationPrompt: "Code")
-        #expect(try await fixture.vault.attributes(service: "otp", account: "a").modified == modified, "a TOTP code writes nothing")
+        #expect(try await fixture.vault.items.attributes(service: "otp", account: "a").modified == modified, "a TOTP code writes nothing")
     }
 
     @Test("An HOTP item's counter is stored advanced: RFC 4226's codes in order, never one twice")
@@ -38,7 +38,7 @@ struct VaultOneTimeCodeTests {
             codes.append(try await fixture.vault.oneTimeCode(service: "otp", account: "a", operationPrompt: "Code").code)
         }
         #expect(codes == OneTimePasswordTests.rfc4226)
-        let stored = try await fixture.vault.read(service: "otp", account: "a", operationPrompt: "Read")
+        let stored = try await fixture.vault.items.read(service: "otp", account: "a", operationPrompt: "Read")
         #expect(try OneTimePassword(uri: stored).kind == .hotp(counter: 10))
     }
 
@@ -59,7 +59,7 @@ struct VaultOneTimeCodeTests {
         let context = fixture.context()
         context.setCredential(SecretBytes(utf8: "pw"), type: .applicationPassword)
         let password = try OneTimePassword(uri: SecretBytes(utf8: "otpauth://hotp/h?secret=\(Self.secret)&counter=5"))
-        try await fixture.vault.add(password.uri, service: "otp", account: "h", accessControl: .applicationPassword, context: context)
+        try await fixture.vault.items.add(password.uri, service: "otp", account: "h", accessControl: .applicationPassword, context: context)
         let wrong = fixture.context()
         wrong.setCredential(SecretBytes(utf8: "nope"), type: .applicationPassword)
         #expect(await fixture.status { _ = try await fixture.vault.oneTimeCode(service: "otp", account: "h", operationPrompt: "C", context: wrong) }

@@ -78,7 +78,7 @@ struct SecretReferenceResolverTests {
             }, failure: { $0 })
         #expect(asked.isEmpty)
         let password = SecretBytes(utf8: "app password")
-        try await fixture.vault.add(SecretBytes(utf8: "guarded"), service: "svc", account: "guarded", accessibility: .whenUnlocked,
+        try await fixture.vault.items.add(SecretBytes(utf8: "guarded"), service: "svc", account: "guarded", accessibility: .whenUnlocked,
                                     accessControl: .applicationPassword, context: {
             let context = fixture.context()
             _ = context.setCredential(password, type: .applicationPassword)

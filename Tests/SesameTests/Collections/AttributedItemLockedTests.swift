@@ -14,7 +14,7 @@ struct AttributedItemLockedTests {
 
         init() async throws {
             fixture = try await TestVault()
-            collection = try await fixture.vault.createCollection(label: "Login").id
+            collection = try await fixture.vault.collections.create(label: "Login").id
         }
 
         func item(_ label: String, _ accessControl: AccessControl, context: AuthenticationContext? = nil) async throws -> String {
@@ -23,7 +23,7 @@ struct AttributedItemLockedTests {
         }
 
         func locked(_ item: String, _ context: AuthenticationContext? = nil) async throws -> Bool {
-            try await fixture.vault.needsAuthentication(item: item, inCollection: collection, context: context)
+            try await fixture.vault.collections.needsAuthentication(item: item, inCollection: collection, context: context)
         }
 
         /// What asking must never change: scans, prompts, the attempt record.
@@ -60,7 +60,7 @@ struct AttributedItemLockedTests {
         #expect(try await setup.untouched { try await setup.locked(item, setup.fixture.context()) } == true)
         // And the answer holds: the authorised context reads without a scan.
         let scans = setup.fixture.sensor.scansStarted
-        _ = try await setup.fixture.vault.secret(ofItem: item, inCollection: setup.collection, operationPrompt: "Read", context: context)
+        _ = try await setup.fixture.vault.collections.secret(ofItem: item, inCollection: setup.collection, operationPrompt: "Read", context: context)
         #expect(setup.fixture.sensor.scansStarted == scans)
     }
 
@@ -72,7 +72,7 @@ struct AttributedItemLockedTests {
         let passcode = try await setup.item("passcode", .devicePasscode)
         let both = try await setup.item("both", try AccessControl([.biometryAny, .devicePasscode], combination: .and))
         setup.fixture.sensor.present(.match)
-        _ = try await setup.fixture.vault.secret(ofItem: any, inCollection: setup.collection, operationPrompt: "Read",
+        _ = try await setup.fixture.vault.collections.secret(ofItem: any, inCollection: setup.collection, operationPrompt: "Read",
                                                  context: setup.fixture.context().reusing(60))
         let reusing = setup.fixture.context().reusing(60)
         #expect(try await setup.untouched { try await setup.locked(any, reusing) } == false)
@@ -86,7 +86,7 @@ struct AttributedItemLockedTests {
         #expect(try await setup.untouched { try await setup.locked(any) } == false)
         // The read itself then needs no scan: the answer was true to `read`.
         let scans = setup.fixture.sensor.scansStarted
-        _ = try await setup.fixture.vault.secret(ofItem: any, inCollection: setup.collection, operationPrompt: "Read")
+        _ = try await setup.fixture.vault.collections.secret(ofItem: any, inCollection: setup.collection, operationPrompt: "Read")
         #expect(setup.fixture.sensor.scansStarted == scans)
         setup.fixture.sensor.enrol("intruder")
         #expect(try await setup.untouched { try await setup.locked(any) } == true, "another enrolment ends the window")
@@ -100,7 +100,7 @@ struct AttributedItemLockedTests {
         let setup = try await Setup()
         let item = try await setup.item("finger", .biometryAny)
         setup.fixture.sensor.present(.match)
-        _ = try await setup.fixture.vault.secret(ofItem: item, inCollection: setup.collection, operationPrompt: "Read")
+        _ = try await setup.fixture.vault.collections.secret(ofItem: item, inCollection: setup.collection, operationPrompt: "Read")
         setup.fixture.vault.reuseDuration = 60
         #expect(try await setup.locked(item) == false)
         setup.fixture.sensor.setLockedOut(true)
@@ -131,7 +131,7 @@ struct AttributedItemLockedTests {
         let finger = try await setup.item("finger", .biometryAny)
         let context = setup.fixture.context()
         func read(_ item: String) async throws -> (item: AttributedItem, value: SecretBytes)? {
-            try await setup.fixture.vault.secretIfUnlocked(ofItem: item, inCollection: setup.collection,
+            try await setup.fixture.vault.collections.secretIfUnlocked(ofItem: item, inCollection: setup.collection,
                                                            operationPrompt: { "Read \($0.label)" }, context: context)
         }
         let opened = try #require(try await setup.untouched { try await read(open) })
@@ -143,7 +143,7 @@ struct AttributedItemLockedTests {
         let unlocked = try #require(try await setup.untouched { try await read(finger) })
         #expect(unlocked.value.constantTimeEquals(SecretBytes(utf8: "secret")))
         #expect(unlocked.item.accessControl == .biometryAny)
-        #expect(await setup.fixture.status { _ = try await setup.fixture.vault.secretIfUnlocked(
+        #expect(await setup.fixture.status { _ = try await setup.fixture.vault.collections.secretIfUnlocked(
             ofItem: "ffffffffffffffff", inCollection: setup.collection, operationPrompt: { $0.label }, context: context) } == .itemNotFound)
     }
 

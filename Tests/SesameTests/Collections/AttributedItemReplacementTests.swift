@@ -69,15 +69,15 @@ struct AttributedItemReplacementTests {
     func relabelNeedsTheAccessControl() async throws {
         let setup = try await Setup()
         let item = try await setup.create("value", .biometryAny)
-        #expect(await setup.fixture.status { try await setup.fixture.vault.setItemLabel("harmless", ofItem: item.id, inCollection: setup.collection) } == .interactionNotAllowed)
+        #expect(await setup.fixture.status { try await setup.fixture.vault.collections.setItemLabel("harmless", ofItem: item.id, inCollection: setup.collection) } == .interactionNotAllowed)
         #expect(await setup.fixture.status {
-            try await setup.fixture.vault.setItemAttributes(["x": "y"], ofItem: item.id, inCollection: setup.collection, context: setup.fixture.context())
+            try await setup.fixture.vault.collections.setItemAttributes(["x": "y"], ofItem: item.id, inCollection: setup.collection, context: setup.fixture.context())
         } == .interactionNotAllowed)
         #expect(try await setup.onlyItem().label == "Bank")
         let context = setup.fixture.context()
         setup.fixture.sensor.present(.match)
         try await context.evaluateAccessControl(.biometryAny, operation: .useItem, localizedReason: "Unlock")
-        try await setup.fixture.vault.setItemLabel("Bank (main)", ofItem: item.id, inCollection: setup.collection, context: context)
+        try await setup.fixture.vault.collections.setItemLabel("Bank (main)", ofItem: item.id, inCollection: setup.collection, context: context)
         #expect(try await setup.onlyItem().label == "Bank (main)")
     }
 
@@ -86,15 +86,15 @@ struct AttributedItemReplacementTests {
         let setup = try await Setup()
         let over = SecretBytes([UInt8](repeating: 0x61, count: Vault.maximumValueSize + 1))
         await #expect {
-            _ = try await setup.fixture.vault.createItem(in: setup.collection, label: "Huge", attributes: [:], value: over)
+            _ = try await setup.fixture.vault.collections.createItem(in: setup.collection, label: "Huge", attributes: [:], value: over)
         } throws: { error in
             guard let error = error as? VaultError else { return false }
             return error.status == .invalidArgument && error.message.contains("\"Huge\"") && error.message.contains("16 MiB")
         }
-        #expect(await setup.fixture.status { try await setup.fixture.vault.add(over, service: "svc", account: "huge") } == .invalidArgument)
-        #expect(try await setup.fixture.vault.items(inCollection: setup.collection).isEmpty)
+        #expect(await setup.fixture.status { try await setup.fixture.vault.items.add(over, service: "svc", account: "huge") } == .invalidArgument)
+        #expect(try await setup.fixture.vault.collections.items(inCollection: setup.collection).isEmpty)
         let most = SecretBytes([UInt8](repeating: 0x61, count: Vault.maximumValueSize))
-        _ = try await setup.fixture.vault.createItem(in: setup.collection, label: "Largest", attributes: [:], value: most)
+        _ = try await setup.fixture.vault.collections.createItem(in: setup.collection, label: "Largest", attributes: [:], value: most)
     }
 }
 
@@ -109,12 +109,12 @@ extension AttributedItemLockedTests.Setup {
     }
 
     func onlyItem() async throws -> AttributedItem {
-        let items = try await fixture.vault.items(inCollection: collection)
+        let items = try await fixture.vault.collections.items(inCollection: collection)
         try #require(items.count == 1, "\(items)")
         return items[0]
     }
 
     func value(of item: AttributedItem, _ context: AuthenticationContext) async throws -> String {
-        AttributedItemsTests.text(try await fixture.vault.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
+        AttributedItemsTests.text(try await fixture.vault.collections.secret(ofItem: item.id, inCollection: collection, operationPrompt: "Read", context: context))
     }
 }

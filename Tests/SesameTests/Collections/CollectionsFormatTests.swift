@@ -38,9 +38,9 @@ struct CollectionsFormatTests {
         _ = try await Vault.summary(at: path)
         let before = try files()
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        #expect(try await vault.collections().isEmpty)
-        #expect(try await vault.searchItems(attributes: [:]).isEmpty)
-        #expect(try await vault.alias(named: "work") == nil)
+        #expect(try await vault.collections.list().isEmpty)
+        #expect(try await vault.collections.searchItems(attributes: [:]).isEmpty)
+        #expect(try await vault.collections.alias(named: "work") == nil)
         #expect(try files() == before)
         #expect(try await Vault.summary(at: path).format == 6)
     }
@@ -48,20 +48,20 @@ struct CollectionsFormatTests {
     @Test("SPEC D9, D10: the first write upgrades a format-6 vault to 7; every golden item and key still reads back")
     func migrationFromFormat6() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        let collection = try await vault.createCollection(label: "Login", alias: "default")
+        let collection = try await vault.collections.create(label: "Login", alias: "default")
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 7, slots: ["device", "passcode", "recovery"], itemCount: 15))
-        let item = try await vault.createItem(in: collection.id, label: "new", attributes: ["a": "b"], value: SecretBytes(utf8: "v"))
+        let item = try await vault.collections.createItem(in: collection.id, label: "new", attributes: ["a": "b"], value: SecretBytes(utf8: "v"))
         // The golden items are untouched: same attributes, and their values open.
         let reopened = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        #expect(try await reopened.list(service: GoldenVault.service) == GoldenVault.items.filter { $0.service == GoldenVault.service })
+        #expect(try await reopened.items.list(service: GoldenVault.service) == GoldenVault.items.filter { $0.service == GoldenVault.service })
         for (account, accessControl) in GoldenVault.accessControls {
             #expect(try await GoldenVault.read(reopened, account, accessControl: accessControl, on: machine) == GoldenVault.value(of: account))
         }
-        #expect(try await reopened.key(service: GoldenVault6.keyService, name: "ed25519").publicKey.rawRepresentation
+        #expect(try await reopened.keys.key(service: GoldenVault6.keyService, name: "ed25519").publicKey.rawRepresentation
                 == (try GoldenVault6Tests.publicKey(of: GoldenVault6Tests.key("ed25519"))))
-        #expect(try await reopened.searchItems(attributes: ["a": "b"]).map(\.id) == [item.id])
-        #expect(try await reopened.alias(named: "default") == collection.id)
-        let migrations = try await reopened.readDatabase { db in try Schema.appliedMigrations(db) }
+        #expect(try await reopened.collections.searchItems(attributes: ["a": "b"]).map(\.id) == [item.id])
+        #expect(try await reopened.collections.alias(named: "default") == collection.id)
+        let migrations = try await reopened.rows.readDatabase { db in try Schema.appliedMigrations(db) }
         #expect(migrations.last == Schema.secretServiceMigration)
         #expect(Schema.format == 7)
     }
@@ -69,22 +69,22 @@ struct CollectionsFormatTests {
     @Test("SPEC D9: a row's sealed attributes are version 1 without Secret Service fields and version 2 with them, byte for byte")
     func encoding() async throws {
         let fixture = try await TestVault()
-        let collection = try await fixture.vault.createCollection(label: "C")
+        let collection = try await fixture.vault.collections.create(label: "C")
         try await fixture.add("ordinary")
-        let item = try await fixture.vault.createItem(in: collection.id, label: "L", attributes: ["b": "2", "a": "1"],
+        let item = try await fixture.vault.collections.createItem(in: collection.id, label: "L", attributes: ["b": "2", "a": "1"],
                                                       contentType: "text/plain", value: SecretBytes(utf8: "v"))
-        let vaultKeys = fixture.vault.vaultKeys
-        let service = Vault.service(ofCollection: collection.id)
+        let subkeys = fixture.vault.subkeys
+        let service = VaultCollections.service(ofCollection: collection.id)
         func plaintext(service: String, account: String) async throws -> [UInt8] {
-            let lookup = Data(vaultKeys.lookup(table: "item", service: service, account: account))
-            let (id, sealed) = try await fixture.vault.readDatabase { db -> (Int64, [UInt8]) in
+            let lookup = Data(subkeys.lookup(table: "item", service: service, account: account))
+            let (id, sealed) = try await fixture.vault.rows.readDatabase { db -> (Int64, [UInt8]) in
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT id, attributes FROM item WHERE lookup = ?", arguments: [lookup]))
                 return (row["id"] as Int64, Array(row["attributes"] as Data))
             }
             // Opened here with swift-crypto directly, under the documented key and associated data.
             let associatedData = Array("sesame.item-attributes".utf8) + [1] + withUnsafeBytes(of: UInt64(bitPattern: id).bigEndian, Array.init)
             let box = try AES.GCM.SealedBox(combined: sealed)
-            return Array(try AES.GCM.open(box, using: vaultKeys.attributesKey, authenticating: associatedData))
+            return Array(try AES.GCM.open(box, using: subkeys.attributesKey, authenticating: associatedData))
         }
         #expect(try await plaintext(service: "svc", account: "ordinary").first == 1)
         let sealed = try await plaintext(service: service, account: item.id)

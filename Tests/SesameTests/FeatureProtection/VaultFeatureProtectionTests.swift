@@ -26,9 +26,9 @@ struct VaultFeatureProtectionTests {
             return
         }
         #expect(await verify("enrolment changed") == false)
-        #expect(try await Vault.passcodeAttempts(at: path)?.consecutiveFailures == 1)
+        #expect(try await VaultSlots.passcodeAttempts(at: path)?.consecutiveFailures == 1)
         #expect(await verify("enrolment changed") == true)
-        #expect(try await Vault.passcodeAttempts(at: path)?.consecutiveFailures == 0)
+        #expect(try await VaultSlots.passcodeAttempts(at: path)?.consecutiveFailures == 0)
         let cancelled = OwnerVerification.vaultPasscode(vaultAt: path, authenticators: authenticators) { _ in nil }
         guard case .custom(let cancel) = cancelled else { return }
         #expect(await cancel("enrolment changed") == false)

@@ -80,7 +80,7 @@ enum GoldenVault {
         } else if !factors.subtracting([.applicationPassword]).isEmpty {
             machine.sensor.present(.match)
         }
-        let value = try await vault.read(service: service, account: account, operationPrompt: "Golden", context: context)
+        let value = try await vault.items.read(service: service, account: account, operationPrompt: "Golden", context: context)
         return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -107,15 +107,15 @@ enum GoldenVault {
         let context = machine.context()
         _ = context.setCredential(SecretBytes(utf8: applicationPassword), type: .applicationPassword)
         for (account, accessControl) in accessControls {
-            try await vault.add(SecretBytes(utf8: value(of: account)), service: service, account: account,
+            try await vault.items.add(SecretBytes(utf8: value(of: account)), service: service, account: account,
                                 accessControl: accessControl, context: context)
         }
         for (account, accessibility) in accessibilities {
-            try await vault.add(SecretBytes(utf8: value(of: account)), service: service, account: account, accessibility: accessibility)
+            try await vault.items.add(SecretBytes(utf8: value(of: account)), service: service, account: account, accessibility: accessibility)
         }
-        try await vault.add(SecretBytes(utf8: value(of: labelled.account)), service: "other service", account: labelled.account,
+        try await vault.items.add(SecretBytes(utf8: value(of: labelled.account)), service: "other service", account: labelled.account,
                             label: labelled.label)
-        try await vault.setSetting(settingValue, named: settingName)
+        try await vault.settings.set(settingValue, named: settingName)
 
         let protection = FeatureProtection(
             appIdentifier: appIdentifier, authenticators: machine.authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),

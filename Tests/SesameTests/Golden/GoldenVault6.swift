@@ -65,19 +65,19 @@ enum GoldenVault6 {
         let context = machine.context()
         _ = context.setCredential(SecretBytes(utf8: GoldenVault.applicationPassword), type: .applicationPassword)
         for (account, accessControl) in GoldenVault.accessControls {
-            try await vault.add(SecretBytes(utf8: GoldenVault.value(of: account)), service: GoldenVault.service, account: account,
+            try await vault.items.add(SecretBytes(utf8: GoldenVault.value(of: account)), service: GoldenVault.service, account: account,
                                 accessControl: accessControl, context: context)
         }
         for (account, accessibility) in GoldenVault.accessibilities {
-            try await vault.add(SecretBytes(utf8: GoldenVault.value(of: account)), service: GoldenVault.service, account: account,
+            try await vault.items.add(SecretBytes(utf8: GoldenVault.value(of: account)), service: GoldenVault.service, account: account,
                                 accessibility: accessibility)
         }
-        try await vault.add(SecretBytes(utf8: GoldenVault.value(of: GoldenVault.labelled.account)), service: "other service",
+        try await vault.items.add(SecretBytes(utf8: GoldenVault.value(of: GoldenVault.labelled.account)), service: "other service",
                             account: GoldenVault.labelled.account, label: GoldenVault.labelled.label)
-        try await vault.setSetting(GoldenVault.settingValue, named: GoldenVault.settingName)
+        try await vault.settings.set(GoldenVault.settingValue, named: GoldenVault.settingName)
 
         for key in keys {
-            _ = try await vault.importRawKey(SecretBytes(key.privateKey), algorithm: key.algorithm, service: keyService, name: key.name,
+            _ = try await vault.keys.importRaw(SecretBytes(key.privateKey), algorithm: key.algorithm, service: keyService, name: key.name,
                                              label: key.label, accessControl: Vault.noAccessControl, constraints: key.constraints,
                                              context: nil)
         }
@@ -85,7 +85,7 @@ enum GoldenVault6 {
         // One wrong application password, counted in the item's own record.
         let wrong = machine.context()
         _ = wrong.setCredential(SecretBytes(utf8: "not the application password"), type: .applicationPassword)
-        _ = try? await vault.read(service: GoldenVault.service, account: "applicationPassword", operationPrompt: "Golden", context: wrong)
+        _ = try? await vault.items.read(service: GoldenVault.service, account: "applicationPassword", operationPrompt: "Golden", context: wrong)
 
         for attempt in 1...wrongPasscodes {
             _ = try? await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: "wrong \(attempt)")), authenticators: machine.authenticators)

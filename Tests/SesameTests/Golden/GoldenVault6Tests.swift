@@ -12,7 +12,7 @@ import Testing
 ///
 /// Which test catches which encoding:
 /// - `formatRecord`: `meta.format`, the migration identifiers, the format
-///   MAC (`VaultKeys.formatMAC`, its label and key derivation), the sealed
+///   MAC (`VaultSubkeys.formatMAC`, its label and key derivation), the sealed
 ///   tables' columns.
 /// - `items`: `SealedAttributes` (names, label, accessibility, the access
 ///   control's canonical encoding, dates as `Double` bits, padding), the
@@ -86,8 +86,8 @@ struct GoldenVault6Tests {
                 "nothing writes beside the committed files")
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 6, slots: ["device", "passcode", "recovery"], itemCount: 15))
         let vault = try await open()
-        let vaultKeys = vault.vaultKeys
-        let (format, mac, migrations, itemColumns, keyColumns) = try await vault.readDatabase { db in
+        let subkeys = vault.subkeys
+        let (format, mac, migrations, itemColumns, keyColumns) = try await vault.rows.readDatabase { db in
             (try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'"),
              try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format-mac'"),
              try Schema.appliedMigrations(db),
@@ -98,8 +98,8 @@ struct GoldenVault6Tests {
         // A later format adds migrations after these; it never renames or drops one.
         #expect(Schema.identifiers.starts(with: migrations))
         // The MAC computed here, from the format and the migrations: a change of its encoding, label or key fails this.
-        #expect(mac.map(Array.init) == vaultKeys.formatMAC(format: 6, migrations: migrations))
-        try await vault.readDatabase { db in try Schema.verifyFormat(db, vaultKeys: vaultKeys, path: "golden") }
+        #expect(mac.map(Array.init) == subkeys.formatMAC(format: 6, migrations: migrations))
+        try await vault.rows.readDatabase { db in try Schema.verifyFormat(db, subkeys: subkeys, path: "golden") }
         let sealed = ["id", "lookup", "attributes", "wrappings", "commitment", "ciphertext", "mac"]
         #expect(itemColumns == sealed)
         #expect(keyColumns == sealed, "a key's constraints travel in its sealed attributes, not in a column")
@@ -107,29 +107,29 @@ struct GoldenVault6Tests {
 
     @Test("SPEC E5: Every slot opens it: the device key, the recovery key, and the passcode once its delay is over")
     func slots() async throws {
-        #expect(try await open().keySlotKinds() == [.device, .passcode, .recovery])
+        #expect(try await open().slots.kinds() == [.device, .passcode, .recovery])
         _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         // The test's clock is another boot at uptime 1000 s: the 60 s delay is over.
         _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: GoldenVault.passcode)), authenticators: machine.authenticators)
-        #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
+        #expect(try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
     }
 
     @Test("SPEC D9: every item's sealed attributes and value, under every access control and accessibility, found by its lookup")
     func items() async throws {
         let vault = try await open()
         // Decodes every row's sealed attributes (no lookup involved).
-        #expect(try await vault.list() == GoldenVault.items)
+        #expect(try await vault.items.list() == GoldenVault.items)
         for item in GoldenVault.items {
             // A point read: the keyed-hash lookup of (table, service, account).
-            #expect(try await vault.attributes(service: item.service, account: item.account) == item, "\(item.account)")
+            #expect(try await vault.items.attributes(service: item.service, account: item.account) == item, "\(item.account)")
         }
         for item in GoldenVault.items where item.service == GoldenVault.service {
             #expect(try await GoldenVault.read(vault, item.account, accessControl: item.accessControl, on: machine) == GoldenVault.value(of: item.account),
                     "\(item.account)")
         }
-        let labelled = try await vault.read(service: "other service", account: GoldenVault.labelled.account, operationPrompt: "Golden")
+        let labelled = try await vault.items.read(service: "other service", account: GoldenVault.labelled.account, operationPrompt: "Golden")
         #expect(labelled.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == GoldenVault.value(of: GoldenVault.labelled.account))
-        #expect(try await vault.list(service: "other service").map(\.label) == [GoldenVault.labelled.label])
+        #expect(try await vault.items.list(service: "other service").map(\.label) == [GoldenVault.labelled.label])
     }
 
     @Test("SPEC D5: the biometryCurrentSet items are bound to the golden enrolment (the sealed commitment)")
@@ -144,13 +144,13 @@ struct GoldenVault6Tests {
 
     @Test("SPEC D9, G: The setting's sealed bytes")
     func setting() async throws {
-        #expect(try await open().setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
+        #expect(try await open().settings.value(named: GoldenVault.settingName) == GoldenVault.settingValue)
     }
 
     @Test("SPEC D7, D8: the keys' attributes, public keys and constraints; the unexpired ones sign, swift-crypto verifies")
     func keys() async throws {
         let vault = try await open()
-        let listed = try await vault.keys()
+        let listed = try await vault.keys.list()
         // The lifetime key is not listed: see lifetimeAfterReboot.
         #expect(listed.map(\.name) == ["ed25519", "p256-confirm"])
         let usage = try AccessControl(Vault.noAccessControl.flags.union([.privateKeyUsage]), combination: Vault.noAccessControl.combination)
@@ -169,16 +169,16 @@ struct GoldenVault6Tests {
         // Ed25519, unconstrained: signs without asking.
         let silent = machine.context()
         silent.interactionNotAllowed = true
-        let ed25519 = try await vault.sign(Self.message, withKey: "ed25519", service: GoldenVault6.keyService, operationPrompt: "Golden", context: silent)
+        let ed25519 = try await vault.keys.sign(Self.message, withKey: "ed25519", service: GoldenVault6.keyService, operationPrompt: "Golden", context: silent)
         let verifier = try Curve25519.Signing.PublicKey(rawRepresentation: try Self.publicKey(of: try Self.key("ed25519")))
         #expect(verifier.isValidSignature(ed25519, for: Self.message))
 
         // P-256, confirm each use: refused where nobody can be asked, signs once confirmed.
         #expect(await status {
-            _ = try await vault.sign(Self.message, withKey: "p256-confirm", service: GoldenVault6.keyService, operationPrompt: "Golden", context: silent)
+            _ = try await vault.keys.sign(Self.message, withKey: "p256-confirm", service: GoldenVault6.keyService, operationPrompt: "Golden", context: silent)
         } == .interactionNotAllowed)
         machine.sensor.present(.match)
-        let der = try await vault.sign(Self.message, withKey: "p256-confirm", service: GoldenVault6.keyService, operationPrompt: "Golden")
+        let der = try await vault.keys.sign(Self.message, withKey: "p256-confirm", service: GoldenVault6.keyService, operationPrompt: "Golden")
         let p256 = try P256.Signing.PublicKey(x963Representation: try Self.publicKey(of: try Self.key("p256-confirm")))
         #expect(p256.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Self.message))
     }
@@ -191,12 +191,12 @@ struct GoldenVault6Tests {
     func lifetimeAfterReboot() async throws {
         let vault = try await open()
         let key = try Self.key("p256-lifetime")
-        let row = try await vault.verifiedRow(table: "key", service: GoldenVault6.keyService, account: key.name)
+        let row = try await vault.rows.verifiedRow(table: "key", service: GoldenVault6.keyService, account: key.name)
         #expect(row.label == key.label)
         #expect(row.key?.algorithm == "p256")
         #expect(row.key?.publicKey == (try Self.publicKey(of: key)))
         // The KeyConstraintsRecord, field by field: flags, expiry, since, the boot reading.
-        let record = try #require(try KeyConstraintsRecord.open(row, key: vault.vaultKeys.constraintsKey))
+        let record = try #require(try KeyConstraintsRecord.open(row, key: vault.subkeys.constraintsKey))
         #expect(record == KeyConstraintsRecord(constraints: KeyConstraints(expires: GoldenVault6.farFuture, confirmEachUse: true),
                                                since: GoldenVault.madeAt.timeIntervalSince1970, sinceBoot: GoldenVault6.madeInBoot))
         let anHourLater = GoldenVault.madeAt.addingTimeInterval(3600)
@@ -205,24 +205,24 @@ struct GoldenVault6Tests {
 
         // This test's clock: another boot.
         #expect(machine.clock.bootInstant()?.bootID != GoldenVault6.madeInBoot.bootID)
-        #expect(try await !vault.keys().contains { $0.name == key.name })
+        #expect(try await !vault.keys.list().contains { $0.name == key.name })
         await #expect(throws: VaultError.itemNotFound) {
-            _ = try await vault.key(service: GoldenVault6.keyService, name: key.name)
+            _ = try await vault.keys.key(service: GoldenVault6.keyService, name: key.name)
         }
-        #expect(try await vault.readDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") } == 3, "reads leave it in the file")
+        #expect(try await vault.rows.readDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") } == 3, "reads leave it in the file")
         #expect(await status {
-            _ = try await vault.sign(Self.message, withKey: key.name, service: GoldenVault6.keyService, operationPrompt: "Golden")
+            _ = try await vault.keys.sign(Self.message, withKey: key.name, service: GoldenVault6.keyService, operationPrompt: "Golden")
         } == .itemNotFound)
-        #expect(try await vault.readDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") } == 2, "its use deleted it")
+        #expect(try await vault.rows.readDatabase { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM key") } == 2, "its use deleted it")
     }
 
     @Test("SPEC E3, E5: the passcode's attempt record (five wrong, a delay with its boot-clock start) and the item's application-password record")
     func attempts() async throws {
         let vault = try await open()
-        let item = try await vault.verifiedRow(service: GoldenVault.service, account: "applicationPassword")
+        let item = try await vault.rows.verifiedRow(service: GoldenVault.service, account: "applicationPassword")
         let subject = PasscodeSlotLedger.itemSubject(table: "item", id: item.id)
         #expect(subject.hasPrefix("app-password:item:"))
-        let (rows, inFlight, passcode, password) = try await vault.readDatabase { db in
+        let (rows, inFlight, passcode, password) = try await vault.rows.readDatabase { db in
             (try Row.fetchAll(db, sql: "SELECT * FROM attempt ORDER BY subject").map(AttemptRow.init),
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempt_in_flight"),
              try PasscodeSlotLedger.read(db, path: "golden"),
@@ -243,9 +243,9 @@ struct GoldenVault6Tests {
 
         // Another boot at uptime 1000 s: the delay is over; rebooted 10 s ago: 50 s of it are left
         // (a delay without its boot-clock start would restart in full: 60 s).
-        #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 5, delayedUntil: nil))
+        #expect(try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 5, delayedUntil: nil))
         machine.clock.reboot(uptime: 10)
-        #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)
+        #expect(try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock)
                 == PasscodeAttempts(consecutiveFailures: 5, delayedUntil: machine.clock.now().addingTimeInterval(50)))
         await #expect(throws: VaultError.authFailed) {
             _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: GoldenVault.passcode)), authenticators: machine.authenticators)
@@ -255,9 +255,9 @@ struct GoldenVault6Tests {
         let wrong = machine.context()
         _ = wrong.setCredential(SecretBytes(utf8: "still not it"), type: .applicationPassword)
         await #expect(throws: VaultError.authFailed) {
-            _ = try await vault.read(service: GoldenVault.service, account: "applicationPassword", operationPrompt: "Golden", context: wrong)
+            _ = try await vault.items.read(service: GoldenVault.service, account: "applicationPassword", operationPrompt: "Golden", context: wrong)
         }
-        #expect(try await vault.readDatabase { try PasscodeSlotLedger.read($0, path: "golden", subject: subject) }.failures == 2)
+        #expect(try await vault.rows.readDatabase { try PasscodeSlotLedger.read($0, path: "golden", subject: subject) }.failures == 2)
     }
 
     /// One `attempt` row, its columns read by name.
@@ -302,20 +302,20 @@ struct GoldenVault6Tests {
         let before = try snapshot()
         let vault = try await open()
         _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
-        _ = try await vault.list()
+        _ = try await vault.items.list()
         for item in GoldenVault.items where !item.accessControl.userFactors.contains(.applicationPassword) {
             // Checking an application password is counted: a write, left out here.
             if item.service == GoldenVault.service {
                 _ = try await GoldenVault.read(vault, item.account, accessControl: item.accessControl, on: machine)
             } else {
-                _ = try await vault.read(service: item.service, account: item.account, operationPrompt: "Golden")
+                _ = try await vault.items.read(service: item.service, account: item.account, operationPrompt: "Golden")
             }
         }
-        _ = try await vault.setting(named: GoldenVault.settingName)
-        _ = try await vault.keys()
-        _ = try? await vault.key(service: GoldenVault6.keyService, name: "p256-lifetime")
-        _ = try await vault.sign(Self.message, withKey: "ed25519", service: GoldenVault6.keyService, operationPrompt: "Golden")
-        _ = try await Vault.passcodeAttempts(at: path, clock: machine.clock)
+        _ = try await vault.settings.value(named: GoldenVault.settingName)
+        _ = try await vault.keys.list()
+        _ = try? await vault.keys.key(service: GoldenVault6.keyService, name: "p256-lifetime")
+        _ = try await vault.keys.sign(Self.message, withKey: "ed25519", service: GoldenVault6.keyService, operationPrompt: "Golden")
+        _ = try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock)
         let after = try snapshot()
         #expect(Set(after.keys) == Set(before.keys))
         for (name, (bytes, modified)) in before {

@@ -145,19 +145,19 @@ struct GoldenVaultFormatsTests {
     /// value bytes, the key's public key, and a signature swift-crypto verifies.
     func expectContents(_ vault: Vault, format: Int, added: Bool, _ when: String) async throws {
         let items = Self.items + (added ? [Self.added] : [])
-        #expect(try await vault.list() == Self.vaultItems(items), "\(when)")
+        #expect(try await vault.items.list() == Self.vaultItems(items), "\(when)")
         for item in items {
-            #expect(try await vault.attributes(service: item.service, account: item.account) == Self.vaultItems([item])[0],
+            #expect(try await vault.items.attributes(service: item.service, account: item.account) == Self.vaultItems([item])[0],
                     "\(when): \(item.account)")
-            let value = try await vault.read(service: item.service, account: item.account, operationPrompt: "Golden")
+            let value = try await vault.items.read(service: item.service, account: item.account, operationPrompt: "Golden")
             #expect(value.withUnsafeBytes { Array($0) } == item.value, "\(when): \(item.account)")
         }
         guard format >= 3 else {
-            #expect(try await vault.keys().isEmpty, "\(when): format \(format) had no keys")
+            #expect(try await vault.keys.list().isEmpty, "\(when): format \(format) had no keys")
             return
         }
         let publicKey = try Curve25519.Signing.PrivateKey(rawRepresentation: Self.keySeed).publicKey
-        let keys = try await vault.keys()
+        let keys = try await vault.keys.list()
         #expect(keys.map(\.name) == ["ed25519"], "\(when)")
         let key = try #require(keys.first)
         #expect(key.service == Self.keyService)
@@ -168,14 +168,14 @@ struct GoldenVaultFormatsTests {
         #expect(key.created == Self.madeAt)
         #expect(key.constraints == .none)
         #expect(key.publicKey.rawRepresentation == Array(publicKey.rawRepresentation), "\(when)")
-        let signature = try await vault.sign(Self.message, withKey: "ed25519", service: Self.keyService, operationPrompt: "Golden")
+        let signature = try await vault.keys.sign(Self.message, withKey: "ed25519", service: Self.keyService, operationPrompt: "Golden")
         #expect(publicKey.isValidSignature(signature, for: Self.message), "\(when)")
     }
 
     /// What the file says of itself, read raw: its format, its recorded
     /// migrations and its item table's columns.
     static func raw(_ vault: Vault) async throws -> (format: Data?, migrations: [String], itemColumns: [String]) {
-        try await vault.readDatabase { db in
+        try await vault.rows.readDatabase { db in
             (try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'"),
              try Schema.appliedMigrations(db),
              try db.columns(in: "item").map(\.name))
@@ -209,7 +209,7 @@ struct GoldenVaultFormatsTests {
         try await expectContents(vault, format: format, added: false, "format \(format), opened by the passcode")
 
         // One write: the file is brought to today's format, in place.
-        try await vault.add(SecretBytes(Self.added.value), service: Self.added.service, account: Self.added.account)
+        try await vault.items.add(SecretBytes(Self.added.value), service: Self.added.service, account: Self.added.account)
         #expect(try await Vault.summary(at: path) == VaultSummary(format: Vault.currentFormat, slots: slots, itemCount: Self.items.count + 1))
         #expect(try Self.inode(path) == inode, "the same file, not a replacement")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/golden").sorted()
@@ -223,8 +223,8 @@ struct GoldenVaultFormatsTests {
             : Schema.identifiers
         #expect(migrations == ran, "every migration, each once, in the order it ran")
         #expect(itemColumns == ["id", "lookup", "attributes", "wrappings", "commitment", "ciphertext", "mac"], "sealed (SPEC D9)")
-        let vaultKeys = vault.vaultKeys
-        try await vault.readDatabase { db in try Schema.verifyFormat(db, vaultKeys: vaultKeys, path: path) }
+        let subkeys = vault.subkeys
+        try await vault.rows.readDatabase { db in try Schema.verifyFormat(db, subkeys: subkeys, path: path) }
 
         // A later process: every slot opens the migrated file and reads it all.
         for (name, unlock) in [("passcode", VaultUnlock.passcode(SecretBytes(utf8: Self.passcode))), ("device", .device()),
@@ -343,7 +343,7 @@ struct GoldenVaultFormatsTests {
             }
         }
         await refused("summary") { _ = try await Vault.summary(at: path) }
-        await refused("passcode attempts") { _ = try await Vault.passcodeAttempts(at: path, clock: machine.clock) }
+        await refused("passcode attempts") { _ = try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock) }
         await refused("passcode") { _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: Self.passcode)), authenticators: machine.authenticators) }
         await refused("device") { _ = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators) }
         await refused("recovery") { _ = try await Vault.open(at: path, unlock: .recovery(try Self.recoveryKey(7)), authenticators: machine.authenticators) }

@@ -63,32 +63,32 @@ struct GoldenVaultTests {
     @Test("SPEC E5: Every slot opens it: device key, passcode, recovery key; the attempt record reads as stored")
     func slots() async throws {
         #expect(try await Vault.summary(at: path) == VaultSummary(format: 2, slots: ["device", "passcode", "recovery"], itemCount: 15))
-        #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 1, delayedUntil: nil))
+        #expect(try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock) == PasscodeAttempts(consecutiveFailures: 1, delayedUntil: nil))
         let byDevice = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        #expect(try await byDevice.keySlotKinds() == [.device, .passcode, .recovery])
+        #expect(try await byDevice.slots.kinds() == [.device, .passcode, .recovery])
         _ = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
         _ = try await Vault.open(at: path, unlock: .passcode(SecretBytes(utf8: GoldenVault.passcode)), authenticators: machine.authenticators)
-        #expect(try await Vault.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
+        #expect(try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock)?.consecutiveFailures == 0)
     }
 
     @Test("SPEC D2: Every item: attributes and value, under every access control and accessibility")
     func items() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        #expect(try await vault.list() == expectedItems())
-        for item in try await vault.list() where item.service == GoldenVault.service {
+        #expect(try await vault.items.list() == expectedItems())
+        for item in try await vault.items.list() where item.service == GoldenVault.service {
             #expect(try await read(vault, item.account, accessControl: item.accessControl) == GoldenVault.value(of: item.account), "\(item.account)")
         }
-        let labelled = try await vault.read(service: "other service", account: GoldenVault.labelled.account, operationPrompt: "Golden")
+        let labelled = try await vault.items.read(service: "other service", account: GoldenVault.labelled.account, operationPrompt: "Golden")
         #expect(labelled.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } == GoldenVault.value(of: GoldenVault.labelled.account))
     }
 
     @Test("SPEC D9: the first write seals the golden vault (format 2 to the current one); every item then reads back exactly, and no name is left in its files")
     func upgradedBySealing() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        try await vault.add(SecretBytes(utf8: "after"), service: "upgrade", account: "written")
+        try await vault.items.add(SecretBytes(utf8: "after"), service: "upgrade", account: "written")
         #expect(try await Vault.summary(at: path).format == Schema.format)
         let reopened = try await Vault.open(at: path, unlock: .recovery(try recoveryKey()), authenticators: machine.authenticators)
-        #expect(try await reopened.list().filter { $0.service != "upgrade" } == expectedItems())
+        #expect(try await reopened.items.list().filter { $0.service != "upgrade" } == expectedItems())
         for item in expectedItems() where item.service == GoldenVault.service {
             #expect(try await read(reopened, item.account, accessControl: item.accessControl) == GoldenVault.value(of: item.account), "\(item.account)")
         }
@@ -105,7 +105,7 @@ struct GoldenVaultTests {
 
     /// The setting survives the upgrade (it was never a row of the item table).
     private func records(_ vault: Vault) async throws -> Bool {
-        try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue
+        try await vault.settings.value(named: GoldenVault.settingName) == GoldenVault.settingValue
     }
 
     @Test("SPEC D5: the biometryCurrentSet items are bound to the golden enrolment")
@@ -121,7 +121,7 @@ struct GoldenVaultTests {
     @Test("SPEC B6, E3, G: The setting, the feature record (sealed under the device key) and the app passcode record")
     func records() async throws {
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        #expect(try await vault.setting(named: GoldenVault.settingName) == GoldenVault.settingValue)
+        #expect(try await vault.settings.value(named: GoldenVault.settingName) == GoldenVault.settingValue)
         let protection = FeatureProtection(
             appIdentifier: GoldenVault.appIdentifier, authenticators: machine.authenticators, store: VaultAppRecordStore(vault, kind: .featureProtection),
             deviceKeys: Vault.defaultDeviceKeyStore(forVaultAt: path))
@@ -149,7 +149,7 @@ struct GoldenVaultTests {
         #expect(report.skipped.isEmpty, "\(report.skipped)")
         let exportable = expectedItems().filter { !$0.accessibility.isThisDeviceOnly }
         #expect(report.transferred == exportable.count)
-        #expect(try await target.list() == exportable)
+        #expect(try await target.items.list() == exportable)
         for item in exportable where item.service == GoldenVault.service {
             #expect(try await read(target, item.account, accessControl: item.accessControl) == GoldenVault.value(of: item.account))
         }

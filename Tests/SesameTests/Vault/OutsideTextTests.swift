@@ -46,20 +46,20 @@ struct OutsideTextTests {
         let fixture = try await TestVault()
         for (service, account, label) in [("svc", "a" + Self.clear, nil), ("s" + Self.clipboard, "a", nil), ("svc", "a", "l\u{9B}"), ("svc", "tab\there", nil)] as [(String, String, String?)] {
             let status = await fixture.status {
-                try await fixture.vault.add(SecretBytes(utf8: "v"), service: service, account: account, label: label)
+                try await fixture.vault.items.add(SecretBytes(utf8: "v"), service: service, account: account, label: label)
             }
             #expect(status == .invalidName, "\(account.escapingControlCharacters())")
             #expect(await fixture.status {
-                _ = try await fixture.vault.createKey(service: service, name: account, algorithm: .ed25519, label: label)
+                _ = try await fixture.vault.keys.create(service: service, name: account, algorithm: .ed25519, label: label)
             } == .invalidName)
         }
         do {
-            try await fixture.vault.add(SecretBytes(utf8: "v"), service: "svc", account: "x" + Self.clear)
+            try await fixture.vault.items.add(SecretBytes(utf8: "v"), service: "svc", account: "x" + Self.clear)
             Issue.record("stored")
         } catch {
             #expect(!error.message.contains("\u{1B}") && error.message.contains("x\\e[2J"), "\(error.message)")
         }
-        let items = try await fixture.vault.list(), keys = try await fixture.vault.keys()
+        let items = try await fixture.vault.items.list(), keys = try await fixture.vault.keys.list()
         #expect(items.isEmpty && keys.isEmpty)
     }
 
@@ -80,11 +80,11 @@ struct OutsideTextTests {
     func keyFileComment() async throws {
         let fixture = try await TestVault()
         let file = SecretBytes(Array(Self.keyFileWithControlInComment.utf8))
-        let key = try await fixture.vault.importKey(file, service: "ssh", name: "k")
+        let key = try await fixture.vault.keys.import(file, service: "ssh", name: "k")
         #expect(key.label == "fuzz\\x01" && key.algorithm == .ed25519)
-        #expect(try await fixture.vault.key(service: "ssh", name: "k").label == "fuzz\\x01")
+        #expect(try await fixture.vault.keys.key(service: "ssh", name: "k").label == "fuzz\\x01")
         #expect(await fixture.status {
-            _ = try await fixture.vault.importKey(file, service: "ssh", name: "k2", label: "given\u{1}")
+            _ = try await fixture.vault.keys.import(file, service: "ssh", name: "k2", label: "given\u{1}")
         } == .invalidName)
     }
 
@@ -95,7 +95,7 @@ struct OutsideTextTests {
         let file = try ExportFile.write(Self.hostileEntries(now: now), passphrase: SecretBytes(utf8: "pp"), cost: .testing)
         let report = try await fixture.vault.importItems(from: file, passphrase: SecretBytes(utf8: "pp"))
         #expect(report.transferred == 2, "\(report.skipped)")
-        #expect(Set(try await fixture.vault.list().map(\.account)) == ["honest", "a-little-ahead"])
+        #expect(Set(try await fixture.vault.items.list().map(\.account)) == ["honest", "a-little-ahead"])
         let reasons = Dictionary(report.skipped.map { ($0.account, $0.reason) }) { first, _ in first }
         #expect(report.skipped.count == 10)
         for account in ["year-3000", "plus-inf", "minus-inf", "nan", "huge", "before-1970"] {
@@ -103,7 +103,7 @@ struct OutsideTextTests {
         }
         #expect(reasons["name" + Self.clear]?.contains("control character") == true)
         #expect(reasons["label"]?.contains("control character") == true)
-        for item in try await fixture.vault.list() {
+        for item in try await fixture.vault.items.list() {
             #expect(item.created.timeIntervalSince1970.isFinite && item.modified.timeIntervalSince1970 <= now + OutsideText.allowedSkew)
         }
     }

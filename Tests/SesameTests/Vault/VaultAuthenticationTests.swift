@@ -45,7 +45,7 @@ struct VaultAuthenticationTests {
         let fixture = try await TestVault()
         try await fixture.add("bio", accessControl: .biometryAny)
         fixture.sensor.present(.match)
-        let value = try await fixture.vault.read(service: "svc", account: "bio", operationPrompt: "Sign in to the bank")
+        let value = try await fixture.vault.items.read(service: "svc", account: "bio", operationPrompt: "Sign in to the bank")
         #expect(value.count == 6)
         #expect(fixture.presenter.prompts.count == 1)
         #expect(fixture.presenter.prompts.first?.reason == "Sign in to the bank")
@@ -101,7 +101,7 @@ struct VaultAuthenticationTests {
         let scans = fixture.sensor.scansStarted
         #expect(await fixture.status { _ = try await fixture.read("current") } == .itemInvalidated)
         #expect(fixture.sensor.scansStarted == scans)
-        #expect(try await fixture.vault.contains(service: "svc", account: "current"))
+        #expect(try await fixture.vault.items.contains(service: "svc", account: "current"))
     }
 
     @Test("SPEC D5: the domain state of the evaluation that authorised the read is the one used")

@@ -18,14 +18,14 @@ struct VaultColumnTypesTests {
         let fixture = try await TestVault()
         try await fixture.add("victim")
         try await fixture.add("bystander")
-        let victim = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "victim"))
+        let victim = Data(fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "victim"))
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE item SET \(column) = \(value) WHERE lookup = ?", arguments: [victim])
         }
         let read = await fixture.status { _ = try await fixture.read("victim") }
         // An unreadable service or id may also make the row simply not match: either way, no crash and no data.
         #expect(read == .tampered || read == .itemNotFound, "\(column): \(String(describing: read))")
-        #expect(await fixture.status { _ = try await fixture.vault.list() } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.items.list() } == .tampered)
         #expect(try await fixture.read("bystander") == "secret", "intact items stay readable")
     }
 

@@ -21,7 +21,7 @@ struct VaultDatabaseTests {
     }
 
     private func text(_ vault: Vault, _ account: String) async throws -> String {
-        let value = try await vault.read(service: "svc", account: account, operationPrompt: "Read")
+        let value = try await vault.items.read(service: "svc", account: account, operationPrompt: "Read")
         return value.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -29,7 +29,7 @@ struct VaultDatabaseTests {
     private func closedVault(in directory: String, machine: TestMachine) async throws -> String {
         let path = directory + "/vault.sqlite"
         let created = try await Vault.create(at: path, slots: [.device()], authenticators: machine.authenticators)
-        try await created.vault.add(SecretBytes(utf8: "one"), service: "svc", account: "first")
+        try await created.vault.items.add(SecretBytes(utf8: "one"), service: "svc", account: "first")
         return path
     }
 
@@ -42,7 +42,7 @@ struct VaultDatabaseTests {
         #expect(before["vault.sqlite-wal"] != nil && before["vault.sqlite-shm"] != nil, "\(before.keys.sorted())")
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await text(vault, "first") == "one")
-        #expect(try await vault.list().map(\.account) == ["first"])
+        #expect(try await vault.items.list().map(\.account) == ["first"])
         _ = try await Vault.summary(at: path)
         let after = try snapshot(directory.path + "/data")
         #expect(Set(after.keys) == Set(before.keys))
@@ -58,12 +58,12 @@ struct VaultDatabaseTests {
         let machine = TestMachine()
         let path = try await closedVault(in: directory.path, machine: machine)
         let reader = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        _ = try await reader.read(service: "svc", account: "first", operationPrompt: "Read")
+        _ = try await reader.items.read(service: "svc", account: "first", operationPrompt: "Read")
         let writer = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-        try await writer.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        try await writer.items.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
         #expect(try await text(reader, "second") == "two")
-        try await reader.delete(service: "svc", account: "first")
-        #expect(try await writer.contains(service: "svc", account: "first") == false)
+        try await reader.items.delete(service: "svc", account: "first")
+        #expect(try await writer.items.contains(service: "svc", account: "first") == false)
     }
 
     @Test("A vault whose path holds URI characters (% ? #) opens for reading and writing", arguments: ["a%20b", "what?", "x#y"])
@@ -73,8 +73,8 @@ struct VaultDatabaseTests {
         let path = try await closedVault(in: directory.path + "/" + name, machine: machine)
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await text(vault, "first") == "one")
-        try await vault.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
-        #expect(try await vault.list().count == 2)
+        try await vault.items.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        #expect(try await vault.items.list().count == 2)
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/" + name + "/vault.sqlite?readonly_shm=1"))
     }
 
@@ -105,7 +105,7 @@ struct VaultDatabaseTests {
         try index.close()
         let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
         #expect(try await text(vault, "first") == "one")
-        try await vault.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
+        try await vault.items.add(SecretBytes(utf8: "two"), service: "svc", account: "second")
         #expect(try await text(vault, "second") == "two")
     }
 }

@@ -25,12 +25,12 @@ struct VaultFormatTests {
     @Test("SPEC D9: a new vault's files hold no service, account, label, access control or date; list and read still give them")
     func sealedAtRest() async throws {
         let fixture = try await TestVault(slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)])
-        try await fixture.vault.add(SecretBytes(utf8: "v"), service: "gitlab.com-service", account: "jdoe-account", label: "payroll-label",
+        try await fixture.vault.items.add(SecretBytes(utf8: "v"), service: "gitlab.com-service", account: "jdoe-account", label: "payroll-label",
                                     accessibility: .afterFirstUnlock)
-        _ = try await fixture.vault.createKey(service: "ssh-service", name: "laptop-key", algorithm: .ed25519, label: "key-label")
-        let item = try #require(try await fixture.vault.list().first)
+        _ = try await fixture.vault.keys.create(service: "ssh-service", name: "laptop-key", algorithm: .ed25519, label: "key-label")
+        let item = try #require(try await fixture.vault.items.list().first)
         #expect(item.service == "gitlab.com-service" && item.account == "jdoe-account" && item.label == "payroll-label")
-        #expect(try await fixture.vault.keys().first?.name == "laptop-key")
+        #expect(try await fixture.vault.keys.list().first?.name == "laptop-key")
         let created = withUnsafeBytes(of: item.created.timeIntervalSince1970.bitPattern.bigEndian) { Array($0) }
         for (file, bytes) in try Self.files(fixture.path) {
             for name in ["gitlab.com-service", "jdoe-account", "payroll-label", "ssh-service", "laptop-key", "key-label",
@@ -52,7 +52,7 @@ struct VaultFormatTests {
             _ = try await Vault.open(at: fixture.path, unlock: .passcode(SecretBytes(utf8: "482913")), authenticators: fixture.machine.authenticators)
         }
         #expect(opening == .tampered)
-        await #expect(throws: VaultError.tampered) { _ = try await Vault.passcodeAttempts(at: fixture.path) }
+        await #expect(throws: VaultError.tampered) { _ = try await VaultSlots.passcodeAttempts(at: fixture.path) }
         #expect(try await fixture.rawDatabase().read { db in try db.tableExists("attempt") } == false, "no fresh record was made")
     }
 
@@ -87,12 +87,12 @@ struct VaultFormatTests {
         let fixture = try await TestVault()
         try await fixture.rawDatabase().write { db in try LegacyVault.rollBack(db, to: 3) }
         // A clear row as an older Sesame wrote it, MACed under the same key.
-        let vaultKeys = fixture.vault.vaultKeys
+        let subkeys = fixture.vault.subkeys
         let row = ItemRow(id: 7, service: "legacy-service", account: "legacy-account", label: "legacy-label", accessibility: "whenUnlocked",
                           accessControl: Vault.noAccessControl.canonicalEncoding, created: 1_800_000_000, modified: 1_800_000_001,
                           wrappings: [], commitment: nil, ciphertext: [1, 2, 3])
         var legacy = row
-        legacy.mac = vaultKeys.mac(legacy)
+        legacy.mac = subkeys.mac(legacy)
         let stored = legacy
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "INSERT INTO item (\(ItemRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
@@ -101,13 +101,13 @@ struct VaultFormatTests {
         }
         let vault = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
         let before = try Self.files(fixture.path)
-        #expect(try await vault.list().map(\.account) == ["legacy-account"])
+        #expect(try await vault.items.list().map(\.account) == ["legacy-account"])
         #expect(try Self.files(fixture.path) == before, "reads never write")
         #expect(try await Vault.summary(at: fixture.path).format == 3)
 
-        try await vault.add(SecretBytes(utf8: "new"), service: "svc", account: "new")
+        try await vault.items.add(SecretBytes(utf8: "new"), service: "svc", account: "new")
         #expect(try await Vault.summary(at: fixture.path).format == Schema.format)
-        let listed = try await vault.list()
+        let listed = try await vault.items.list()
         #expect(listed.map(\.account) == ["legacy-account", "new"])
         #expect(listed.first?.label == "legacy-label" && listed.first?.modified == Date(timeIntervalSince1970: 1_800_000_001))
         for (file, bytes) in try Self.files(fixture.path) {

@@ -11,9 +11,9 @@ struct VaultItemsTests {
         let control = try AccessControl([.devicePasscode, .applicationPassword], combination: .or)
         let context = fixture.context()
         context.setCredential(SecretBytes(utf8: "pw"), type: .applicationPassword)
-        try await fixture.vault.add(SecretBytes(utf8: "v1"), service: "svc", account: "a", label: "Label",
+        try await fixture.vault.items.add(SecretBytes(utf8: "v1"), service: "svc", account: "a", label: "Label",
                                     accessibility: .afterFirstUnlockThisDeviceOnly, accessControl: control, context: context)
-        let items = try await fixture.vault.list()
+        let items = try await fixture.vault.items.list()
         #expect(items.count == 1)
         let item = try #require(items.first)
         #expect(item.service == "svc" && item.account == "a" && item.label == "Label")
@@ -21,9 +21,9 @@ struct VaultItemsTests {
         #expect(item.created == item.modified)
         #expect(try await fixture.read("a", context: context) == "v1")
         fixture.machine.clock.advance(by: 10)
-        try await fixture.vault.update(SecretBytes(utf8: "v2"), service: "svc", account: "a", operationPrompt: "Change", context: context)
+        try await fixture.vault.items.update(SecretBytes(utf8: "v2"), service: "svc", account: "a", operationPrompt: "Change", context: context)
         #expect(try await fixture.read("a", context: context) == "v2")
-        let updated = try #require(try await fixture.vault.list().first)
+        let updated = try #require(try await fixture.vault.items.list().first)
         #expect(updated.modified > updated.created)
     }
 
@@ -32,26 +32,26 @@ struct VaultItemsTests {
         let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .devicePasscode, accessibility: .afterFirstUnlock)
         try await fixture.add("b")
-        let listed = try #require(try await fixture.vault.list().first { $0.account == "a" })
-        #expect(try await fixture.vault.attributes(service: "svc", account: "a") == listed)
-        #expect(await fixture.status { _ = try await fixture.vault.attributes(service: "svc", account: "zz") } == .itemNotFound)
-        let (a, b) = (fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "a"),
-                      fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "b"))
+        let listed = try #require(try await fixture.vault.items.list().first { $0.account == "a" })
+        #expect(try await fixture.vault.items.attributes(service: "svc", account: "a") == listed)
+        #expect(await fixture.status { _ = try await fixture.vault.items.attributes(service: "svc", account: "zz") } == .itemNotFound)
+        let (a, b) = (fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "a"),
+                      fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "b"))
         try await fixture.rawDatabase().write { db in
             // The label is sealed (SPEC D9): the attacker can only swap in another row's sealed attributes.
             try db.execute(sql: "UPDATE item SET attributes = (SELECT attributes FROM item WHERE lookup = ?) WHERE lookup = ?",
                            arguments: [Data(a), Data(b)])
         }
-        #expect(await fixture.status { _ = try await fixture.vault.attributes(service: "svc", account: "b") } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.items.attributes(service: "svc", account: "b") } == .tampered)
         // One tampered row does not hide the others' attributes.
-        #expect(try await fixture.vault.attributes(service: "svc", account: "a") == listed)
+        #expect(try await fixture.vault.items.attributes(service: "svc", account: "a") == listed)
     }
 
     @Test("SPEC D2: the five accessibility classes; ThisDeviceOnly ones are marked as never leaving", arguments: ItemAccessibility.allCases)
     func accessibility(accessibility: ItemAccessibility) async throws {
         let fixture = try await TestVault()
         try await fixture.add("a", accessibility: accessibility)
-        #expect(try await fixture.vault.list().first?.accessibility == accessibility)
+        #expect(try await fixture.vault.items.list().first?.accessibility == accessibility)
         #expect(accessibility.isThisDeviceOnly == accessibility.rawValue.hasSuffix("ThisDeviceOnly"))
     }
 
@@ -104,7 +104,7 @@ struct VaultItemsTests {
         #expect(await fixture.status { try await fixture.add("plain") } == nil)
         #expect(await fixture.status { try await fixture.add("plain") } == .duplicateItem)
         #expect(await fixture.status { _ = try await fixture.read("missing") } == .itemNotFound)
-        #expect(await fixture.status { try await fixture.vault.delete(service: "svc", account: "missing") } == .itemNotFound)
+        #expect(await fixture.status { try await fixture.vault.items.delete(service: "svc", account: "missing") } == .itemNotFound)
 
         try await fixture.add("bio", accessControl: .biometryAny)
         fixture.presenter.press(.cancel)
@@ -143,13 +143,13 @@ struct VaultItemsTests {
         let fixture = try await TestVault()
         try await fixture.add("a", accessControl: .biometryAny)
         try await fixture.add("b", service: "other", accessControl: .devicePasscode)
-        #expect(try await fixture.vault.contains(service: "svc", account: "a"))
-        #expect(!(try await fixture.vault.contains(service: "svc", account: "b")))
-        #expect(try await fixture.vault.list().map(\.account) == ["b", "a"])
-        #expect(try await fixture.vault.list(service: "svc").map(\.account) == ["a"])
+        #expect(try await fixture.vault.items.contains(service: "svc", account: "a"))
+        #expect(!(try await fixture.vault.items.contains(service: "svc", account: "b")))
+        #expect(try await fixture.vault.items.list().map(\.account) == ["b", "a"])
+        #expect(try await fixture.vault.items.list(service: "svc").map(\.account) == ["a"])
         #expect(fixture.presenter.events.isEmpty)
         #expect(fixture.sensor.scansStarted == 0)
-        try await fixture.vault.delete(service: "svc", account: "a")
-        #expect(!(try await fixture.vault.contains(service: "svc", account: "a")))
+        try await fixture.vault.items.delete(service: "svc", account: "a")
+        #expect(!(try await fixture.vault.items.contains(service: "svc", account: "a")))
     }
 }

@@ -17,7 +17,7 @@ struct VaultKeyConstraintsTests {
                        constraints: KeyConstraints) async throws -> VaultKey {
         let seed = (0..<32).map { _ in UInt8.random(in: 0...255) }
         let scalar = algorithm == .ed25519 ? seed : Array(P256.Signing.PrivateKey().rawRepresentation)
-        return try await fixture.vault.importRawKey(SecretBytes(scalar), algorithm: algorithm, service: "ssh", name: name, label: nil,
+        return try await fixture.vault.keys.importRaw(SecretBytes(scalar), algorithm: algorithm, service: "ssh", name: name, label: nil,
                                                     accessControl: Vault.noAccessControl, constraints: constraints, context: nil)
     }
 
@@ -30,14 +30,14 @@ struct VaultKeyConstraintsTests {
         let fixture = try await TestVault()
         let added = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
         #expect(added.constraints.expires == fixture.machine.clock.now().addingTimeInterval(8))
-        #expect(try await fixture.vault.key(service: "ssh", name: "k").constraints == added.constraints, "stored, read back")
-        _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        #expect(try await fixture.vault.keys.key(service: "ssh", name: "k").constraints == added.constraints, "stored, read back")
+        _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         fixture.machine.clock.advance(by: 8)
-        #expect(try await fixture.vault.keys().isEmpty)
-        #expect(await fixture.status { _ = try await fixture.vault.key(service: "ssh", name: "k") } == .itemNotFound)
+        #expect(try await fixture.vault.keys.list().isEmpty)
+        #expect(await fixture.status { _ = try await fixture.vault.keys.key(service: "ssh", name: "k") } == .itemNotFound)
         #expect(try await Self.keyRows(fixture) == 1, "listing never writes")
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         } == .itemNotFound)
         #expect(try await Self.keyRows(fixture) == 0, "the use deleted it")
     }
@@ -48,7 +48,7 @@ struct VaultKeyConstraintsTests {
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(8)))
         fixture.machine.clock.advance(by: -3600)
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         } == .notAvailable)
     }
 
@@ -59,9 +59,9 @@ struct VaultKeyConstraintsTests {
         // Eight seconds pass; the process's wall clock says none did.
         fixture.machine.clock.advance(by: 8)
         fixture.machine.clock.setWallClock(by: -8)
-        #expect(try await fixture.vault.keys().isEmpty)
+        #expect(try await fixture.vault.keys.list().isEmpty)
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         } == .itemNotFound)
         #expect(try await Self.keyRows(fixture) == 0, "the use deleted it")
     }
@@ -72,9 +72,9 @@ struct VaultKeyConstraintsTests {
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: fixture.machine.clock.now().addingTimeInterval(3600)))
         _ = try await Self.addKey(fixture, name: "plain", constraints: KeyConstraints(confirmEachUse: false))
         fixture.machine.clock.reboot(downtime: 0, uptime: 5)
-        #expect(try await fixture.vault.keys().map(\.name) == ["plain"], "a key without a lifetime survives the reboot")
+        #expect(try await fixture.vault.keys.list().map(\.name) == ["plain"], "a key without a lifetime survives the reboot")
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         } == .itemNotFound)
     }
 
@@ -87,9 +87,9 @@ struct VaultKeyConstraintsTests {
         func use(_ context: AuthenticationContext? = nil) async -> VaultError.Status? {
             await fixture.status {
                 if algorithm == .ed25519 {
-                    _ = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Use k", context: context)
+                    _ = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Use k", context: context)
                 } else {
-                    _ = try await fixture.vault.decrypt(try key.publicKey.encrypt(Self.message), withKey: "k", service: "ssh",
+                    _ = try await fixture.vault.keys.decrypt(try key.publicKey.encrypt(Self.message), withKey: "k", service: "ssh",
                                                         operationPrompt: "Use k", context: context)
                 }
             }
@@ -117,28 +117,28 @@ struct VaultKeyConstraintsTests {
         // The constraints live in the row's sealed attributes (SPEC D9), so
         // without the master key they cannot be edited at all; with it (this
         // isolates the MAC), a row rewritten without them fails its MAC.
-        let vaultKeys = fixture.vault.vaultKeys
+        let subkeys = fixture.vault.subkeys
         try await fixture.rawDatabase().write { db in
-            var a = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "a", vaultKeys: vaultKeys))
+            var a = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "a", subkeys: subkeys))
             a.key?.constraints = nil
-            try a.replace(db, vaultKeys: vaultKeys)
+            try a.replace(db, subkeys: subkeys)
         }
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "a", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "a", service: "ssh", operationPrompt: "Sign")
         } == .tampered)
-        #expect(await fixture.status { _ = try await fixture.vault.keys() } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.keys.list() } == .tampered)
 
         // Even with a valid row MAC, b's record does not open as c's.
         _ = try await Self.addKey(fixture, name: "c", constraints: KeyConstraints(confirmEachUse: true))
         try await fixture.rawDatabase().write { db in
-            let b = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b", vaultKeys: vaultKeys))
-            var c = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c", vaultKeys: vaultKeys))
+            let b = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "b", subkeys: subkeys))
+            var c = try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "c", subkeys: subkeys))
             c.key?.constraints = b.key?.constraints
-            c.mac = vaultKeys.mac(c)
-            try c.replace(db, vaultKeys: vaultKeys)
+            c.mac = subkeys.mac(c)
+            try c.replace(db, subkeys: subkeys)
         }
         #expect(await fixture.status {
-            _ = try await fixture.vault.sign(Self.message, withKey: "c", service: "ssh", operationPrompt: "Sign")
+            _ = try await fixture.vault.keys.sign(Self.message, withKey: "c", service: "ssh", operationPrompt: "Sign")
         } == .tampered)
     }
 
@@ -147,15 +147,15 @@ struct VaultKeyConstraintsTests {
         let fixture = try await TestVault()
         let soon = fixture.machine.clock.now().addingTimeInterval(10)
         _ = try await Self.addKey(fixture, constraints: KeyConstraints(expires: soon, confirmEachUse: true))
-        var key = try await fixture.vault.constrainKey(service: "ssh", name: "k", with: .none)
+        var key = try await fixture.vault.keys.constrain(service: "ssh", name: "k", with: .none)
         #expect(key.constraints == KeyConstraints(expires: soon, confirmEachUse: true))
-        key = try await fixture.vault.constrainKey(service: "ssh", name: "k", with: KeyConstraints(expires: soon.addingTimeInterval(3600)))
+        key = try await fixture.vault.keys.constrain(service: "ssh", name: "k", with: KeyConstraints(expires: soon.addingTimeInterval(3600)))
         #expect(key.constraints == KeyConstraints(expires: soon, confirmEachUse: true))
 
         _ = try await Self.addKey(fixture, name: "plain", constraints: .none)
-        key = try await fixture.vault.constrainKey(service: "ssh", name: "plain", with: KeyConstraints(confirmEachUse: true))
+        key = try await fixture.vault.keys.constrain(service: "ssh", name: "plain", with: KeyConstraints(confirmEachUse: true))
         #expect(key.constraints.confirmEachUse)
-        #expect(try await fixture.vault.key(service: "ssh", name: "plain").constraints.confirmEachUse, "stored")
+        #expect(try await fixture.vault.keys.key(service: "ssh", name: "plain").constraints.confirmEachUse, "stored")
     }
 
     @Test("SPEC D8: a key of a format 3 file (no constraints) reads and signs as it is; the first constrained key upgrades the file, and the old key keeps working")
@@ -163,13 +163,13 @@ struct VaultKeyConstraintsTests {
         let fixture = try await TestVault()
         let old = try await Self.addKey(fixture, name: "old", constraints: .none)
         // Back to what format 3 wrote: the same key as a clear row, MACed without a lookup.
-        let vaultKeys = fixture.vault.vaultKeys
+        let subkeys = fixture.vault.subkeys
         let sealed = try await fixture.rawDatabase().read { db in
-            try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "old", vaultKeys: vaultKeys))
+            try #require(try ItemRow.fetch(db, table: "key", service: "ssh", account: "old", subkeys: subkeys))
         }
         var legacy = sealed
         legacy.lookup = nil
-        legacy.mac = vaultKeys.mac(legacy)
+        legacy.mac = subkeys.mac(legacy)
         let row = legacy
         let publicKey = try #require(row.key?.publicKey)
         try await fixture.rawDatabase().write { db in
@@ -179,13 +179,13 @@ struct VaultKeyConstraintsTests {
                 Data(row.wrappings), row.commitment.map { Data($0) }, Data(row.ciphertext), Data(row.mac), row.key?.algorithm, Data(publicKey)])
         }
         let vault = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
-        #expect(try await vault.keys() == [old])
-        _ = try await vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
-        _ = try await vault.importRawKey(SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255) }), algorithm: .ed25519, service: "ssh",
+        #expect(try await vault.keys.list() == [old])
+        _ = try await vault.keys.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        _ = try await vault.keys.importRaw(SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255) }), algorithm: .ed25519, service: "ssh",
                                          name: "new", label: nil, accessControl: Vault.noAccessControl,
                                          constraints: KeyConstraints(confirmEachUse: true), context: nil)
         #expect(try await Vault.summary(at: fixture.path).format == Schema.format)
-        #expect(try await vault.keys().map(\.name) == ["new", "old"])
-        _ = try await vault.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
+        #expect(try await vault.keys.list().map(\.name) == ["new", "old"])
+        _ = try await vault.keys.sign(Self.message, withKey: "old", service: "ssh", operationPrompt: "Sign")
     }
 }

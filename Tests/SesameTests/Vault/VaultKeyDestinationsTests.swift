@@ -18,9 +18,9 @@ struct VaultKeyDestinationsTests {
         let constraints = KeyConstraints(confirmEachUse: true, destinations: [Self.toA, Self.aToB])
         let added = try await VaultKeyConstraintsTests.addKey(fixture, constraints: constraints)
         #expect(added.constraints == constraints)
-        #expect(try await fixture.vault.key(service: "ssh", name: "k").constraints == constraints)
+        #expect(try await fixture.vault.keys.key(service: "ssh", name: "k").constraints == constraints)
         let reopened = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
-        #expect(try await reopened.key(service: "ssh", name: "k").constraints == constraints)
+        #expect(try await reopened.keys.key(service: "ssh", name: "k").constraints == constraints)
     }
 
     @Test("SPEC D8: the record keeps version 2 without destinations (older Sesames read it), and version 3 round-trips; garbage after it is refused")

@@ -13,22 +13,22 @@ struct VaultKeyHandleTests {
         let vault = try await Vault.create(at: directory.path + "/a.sqlite", slots: [.device()], authenticators: machine.authenticators).vault
         let other = try await Vault.create(at: directory.path + "/b.sqlite", slots: [.device()], authenticators: machine.authenticators).vault
         let binding = Array("rp-hash-of-example.com".utf8)
-        let handle = try vault.keyHandle(service: "passkeys", name: "0123abcd", binding: binding)
-        #expect(vault.keyName(fromHandle: handle, service: "passkeys", binding: binding) == "0123abcd")
-        #expect(vault.keyName(fromHandle: handle, service: "passkeys", binding: Array("rp-hash-of-evil.example".utf8)) == nil)
-        #expect(vault.keyName(fromHandle: handle, service: "ssh", binding: binding) == nil)
-        #expect(other.keyName(fromHandle: handle, service: "passkeys", binding: binding) == nil)
+        let handle = try vault.keys.handle(service: "passkeys", name: "0123abcd", binding: binding)
+        #expect(vault.keys.name(fromHandle: handle, service: "passkeys", binding: binding) == "0123abcd")
+        #expect(vault.keys.name(fromHandle: handle, service: "passkeys", binding: Array("rp-hash-of-evil.example".utf8)) == nil)
+        #expect(vault.keys.name(fromHandle: handle, service: "ssh", binding: binding) == nil)
+        #expect(other.keys.name(fromHandle: handle, service: "passkeys", binding: binding) == nil)
         // Two handles to one key share no bytes a relying party could link.
-        let again = try vault.keyHandle(service: "passkeys", name: "0123abcd", binding: binding)
-        #expect(again != handle && vault.keyName(fromHandle: again, service: "passkeys", binding: binding) == "0123abcd")
+        let again = try vault.keys.handle(service: "passkeys", name: "0123abcd", binding: binding)
+        #expect(again != handle && vault.keys.name(fromHandle: again, service: "passkeys", binding: binding) == "0123abcd")
         #expect(!handle.contains(subsequence: Array("0123abcd".utf8)))
         for index in handle.indices {
             var changed = handle
             changed[index] ^= 0x01
-            #expect(vault.keyName(fromHandle: changed, service: "passkeys", binding: binding) == nil)
+            #expect(vault.keys.name(fromHandle: changed, service: "passkeys", binding: binding) == nil)
         }
-        #expect(vault.keyName(fromHandle: [], service: "passkeys", binding: binding) == nil)
-        #expect(vault.keyName(fromHandle: Array(handle.prefix(27)), service: "passkeys", binding: binding) == nil)
+        #expect(vault.keys.name(fromHandle: [], service: "passkeys", binding: binding) == nil)
+        #expect(vault.keys.name(fromHandle: Array(handle.prefix(27)), service: "passkeys", binding: binding) == nil)
     }
 }
 

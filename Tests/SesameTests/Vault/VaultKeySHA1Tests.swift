@@ -15,12 +15,12 @@ struct VaultKeySHA1Tests {
     static let marked = KeyConstraints(allowsSHA1Signatures: true)
 
     static func create(_ fixture: TestVault, name: String, algorithm: KeyAlgorithm = .rsa2048, constraints: KeyConstraints) async throws(VaultError) -> VaultKey {
-        try await fixture.vault.createKey(service: "ssh", name: name, algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
+        try await fixture.vault.keys.create(service: "ssh", name: name, algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
                                           accessControl: Vault.noAccessControl, constraints: constraints, context: nil)
     }
 
     static func sha1(_ vault: Vault, _ name: String) async throws(VaultError) -> [UInt8] {
-        try await vault.sign(Self.message, withKey: name, service: "ssh", rsaScheme: .pkcs1SHA1, operationPrompt: "Sign")
+        try await vault.keys.sign(Self.message, withKey: name, service: "ssh", rsaScheme: .pkcs1SHA1, operationPrompt: "Sign")
     }
 
     @Test("SPEC D8: an unmarked RSA key refuses SHA-1 before anyone is asked (invalidArgument, the reason names the mark); rsa-sha2-256/512 still sign")
@@ -39,7 +39,7 @@ struct VaultKeySHA1Tests {
         #expect(fixture.presenter.prompts.isEmpty, "refused before any prompt")
         let plain = try await Self.create(fixture, name: "plain", constraints: .none)
         for scheme in [RSASignatureScheme.pkcs1SHA256, .pkcs1SHA512] {
-            let signature = try await fixture.vault.sign(Self.message, withKey: "plain", service: "ssh", rsaScheme: scheme, operationPrompt: "Sign")
+            let signature = try await fixture.vault.keys.sign(Self.message, withKey: "plain", service: "ssh", rsaScheme: scheme, operationPrompt: "Sign")
             #expect(plain.publicKey.isValidSignature(signature, for: Self.message, rsaScheme: scheme))
         }
         #expect(await fixture.status { _ = try await Self.sha1(fixture.vault, "plain") } == .invalidArgument)
@@ -51,7 +51,7 @@ struct VaultKeySHA1Tests {
         let created = try await Self.create(fixture, name: "created", constraints: Self.marked)
         #expect(created.constraints.allowsSHA1Signatures)
         let pem = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
-        let imported = try await fixture.vault.importKey(SecretBytes(Array(pem.utf8)), service: "ssh", name: "imported", algorithm: nil, label: nil,
+        let imported = try await fixture.vault.keys.import(SecretBytes(Array(pem.utf8)), service: "ssh", name: "imported", algorithm: nil, label: nil,
                                                          accessibility: .whenUnlockedThisDeviceOnly, accessControl: Vault.noAccessControl,
                                                          constraints: Self.marked, context: nil)
         #expect(imported.constraints.allowsSHA1Signatures)
@@ -65,7 +65,7 @@ struct VaultKeySHA1Tests {
             #expect(!key.publicKey.isValidSignature(signature, for: Self.message + [0], rsaScheme: .pkcs1SHA1))
             #expect(!key.publicKey.isValidSignature(signature, for: Self.message, rsaScheme: .pkcs1SHA256))
             // The mark adds SHA-1; it takes nothing away.
-            let sha256 = try await fixture.vault.sign(Self.message, withKey: key.name, service: "ssh", rsaScheme: .pkcs1SHA256, operationPrompt: "Sign")
+            let sha256 = try await fixture.vault.keys.sign(Self.message, withKey: key.name, service: "ssh", rsaScheme: .pkcs1SHA256, operationPrompt: "Sign")
             #expect(key.publicKey.isValidSignature(sha256, for: Self.message, rsaScheme: .pkcs1SHA256))
         }
     }
@@ -84,11 +84,11 @@ struct VaultKeySHA1Tests {
         if algorithm == .ed25519 {
             // The agent's import path (`ssh-add`) goes through the same check.
             #expect(await fixture.status {
-                _ = try await fixture.vault.importRawKey(SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255) }), algorithm: .ed25519, service: "ssh",
+                _ = try await fixture.vault.keys.importRaw(SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255) }), algorithm: .ed25519, service: "ssh",
                                                          name: "raw", label: nil, accessControl: Vault.noAccessControl, constraints: Self.marked, context: nil)
             } == .invalidArgument)
         }
-        #expect(try await fixture.vault.keys().isEmpty)
+        #expect(try await fixture.vault.keys.list().isEmpty)
     }
 
     @Test("SPEC D8: the mark is stored with the key (another vault instance reads it and signs SHA-1); adding the key again neither sets nor clears it")
@@ -97,19 +97,19 @@ struct VaultKeySHA1Tests {
         _ = try await Self.create(fixture, name: "old", constraints: Self.marked)
         _ = try await Self.create(fixture, name: "new", constraints: .none)
         let reopened = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
-        #expect(try await reopened.key(service: "ssh", name: "old").constraints.allowsSHA1Signatures)
-        #expect(try await reopened.key(service: "ssh", name: "new").constraints.allowsSHA1Signatures == false)
+        #expect(try await reopened.keys.key(service: "ssh", name: "old").constraints.allowsSHA1Signatures)
+        #expect(try await reopened.keys.key(service: "ssh", name: "new").constraints.allowsSHA1Signatures == false)
         _ = try await Self.sha1(reopened, "old")
         #expect(await fixture.status { _ = try await Self.sha1(reopened, "new") } == .invalidArgument)
 
         // As an agent's ssh-add of the same key does: constraints added, the mark asked for.
         let soon = fixture.machine.clock.now().addingTimeInterval(3600)
-        let tightened = try await reopened.constrainKey(service: "ssh", name: "new", with: KeyConstraints(expires: soon, allowsSHA1Signatures: true))
+        let tightened = try await reopened.keys.constrain(service: "ssh", name: "new", with: KeyConstraints(expires: soon, allowsSHA1Signatures: true))
         #expect(!tightened.constraints.allowsSHA1Signatures && tightened.constraints.expires == soon, "re-adding does not set the mark")
         #expect(await fixture.status { _ = try await Self.sha1(reopened, "new") } == .invalidArgument)
-        let kept = try await reopened.constrainKey(service: "ssh", name: "old", with: KeyConstraints(expires: soon))
+        let kept = try await reopened.keys.constrain(service: "ssh", name: "old", with: KeyConstraints(expires: soon))
         #expect(kept.constraints == KeyConstraints(expires: soon, allowsSHA1Signatures: true), "nor clears it")
-        #expect(try await fixture.vault.key(service: "ssh", name: "old").constraints == KeyConstraints(expires: soon, allowsSHA1Signatures: true))
+        #expect(try await fixture.vault.keys.key(service: "ssh", name: "old").constraints == KeyConstraints(expires: soon, allowsSHA1Signatures: true))
         _ = try await Self.sha1(fixture.vault, "old")
 
         #expect(!KeyConstraints.none.tightened(by: Self.marked).allowsSHA1Signatures)

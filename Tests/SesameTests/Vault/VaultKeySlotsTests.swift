@@ -13,13 +13,13 @@ struct VaultKeySlotsTests {
         let path = directory.path + "/vault.sqlite"
         let (vault, recovery) = try await Vault.create(at: path, slots: [.device(), .passcode(passcode, cost: .testing), .recovery],
                                                       authenticators: machine.authenticators)
-        try await vault.add(SecretBytes(utf8: "kept"), service: "s", account: "a")
+        try await vault.items.add(SecretBytes(utf8: "kept"), service: "s", account: "a")
         let printed = try #require(recovery).printable
         #expect(printed.count == 52 + 12)
 
         for unlock in [VaultUnlock.device(), .passcode(passcode), .recovery(try #require(RecoveryKey(printed.lowercased())))] {
             let opened = try await Vault.open(at: path, unlock: unlock, authenticators: machine.authenticators)
-            let value = try await opened.read(service: "s", account: "a", operationPrompt: "")
+            let value = try await opened.items.read(service: "s", account: "a", operationPrompt: "")
             #expect(value.constantTimeEquals(SecretBytes(utf8: "kept")))
         }
         await #expect(throws: VaultError.authFailed) {

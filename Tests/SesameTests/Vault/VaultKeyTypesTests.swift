@@ -36,7 +36,7 @@ struct VaultKeyTypesTests {
             writer.field(section.bytes)
             let text = "-----BEGIN OPENSSH PRIVATE KEY-----\n\(Data(writer.bytes).base64EncodedString())\n-----END OPENSSH PRIVATE KEY-----\n"
             await #expect {
-                _ = try await fixture.vault.importKey(SecretBytes(Array(text.utf8)), service: "ssh", name: "bad\(scalar.count)")
+                _ = try await fixture.vault.keys.import(SecretBytes(Array(text.utf8)), service: "ssh", name: "bad\(scalar.count)")
             } throws: { error in
                 guard let error = error as? VaultError else { return false }
                 return error.status == .invalidArgument && !error.message.contains("altered")
@@ -55,13 +55,13 @@ struct VaultKeyTypesTests {
     func rsa(algorithm: KeyAlgorithm) async throws {
         let fixture = try await TestVault()
         // Marked for SHA-1 (SPEC D8), so that every scheme signs; VaultKeySHA1Tests has the unmarked key's refusal.
-        let key = try await fixture.vault.createKey(service: "ssh", name: "k", algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
+        let key = try await fixture.vault.keys.create(service: "ssh", name: "k", algorithm: algorithm, label: nil, accessibility: .whenUnlockedThisDeviceOnly,
                                                     accessControl: Vault.noAccessControl, constraints: KeyConstraints(allowsSHA1Signatures: true),
                                                     context: nil)
         let verifier = try _RSA.Signing.PublicKey(derRepresentation: key.publicKey.derRepresentation)
         #expect(verifier.keySizeInBits == algorithm.rsaBits)
         for scheme in RSASignatureScheme.allCases {
-            let signature = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", rsaScheme: scheme, operationPrompt: "Sign")
+            let signature = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", rsaScheme: scheme, operationPrompt: "Sign")
             #expect(signature.count == algorithm.rsaBits! / 8)
             #expect(key.publicKey.isValidSignature(signature, for: Self.message, rsaScheme: scheme))
             #expect(!key.publicKey.isValidSignature(signature, for: Self.message + [0], rsaScheme: scheme))
@@ -80,27 +80,27 @@ struct VaultKeyTypesTests {
             #expect(verified)
         }
         // The default scheme of the generic entry point is rsa-sha2-256; DER does not apply.
-        let plain = try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
+        let plain = try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", operationPrompt: "Sign")
         #expect(key.publicKey.isValidSignature(plain, for: Self.message, rsaScheme: .pkcs1SHA256))
         await #expect(throws: VaultError.self) {
-            try await fixture.vault.sign(Self.message, withKey: "k", service: "ssh", encoding: .der, operationPrompt: "Sign")
+            try await fixture.vault.keys.sign(Self.message, withKey: "k", service: "ssh", encoding: .der, operationPrompt: "Sign")
         }
     }
 
     @Test("SPEC D7: P-384 signs over SHA-384 and P-521 over SHA-512, raw and DER, as swift-crypto verifies")
     func ecdsa() async throws {
         let fixture = try await TestVault()
-        let p384 = try await fixture.vault.createKey(service: "ssh", name: "p384", algorithm: .p384)
-        let p521 = try await fixture.vault.createKey(service: "ssh", name: "p521", algorithm: .p521)
+        let p384 = try await fixture.vault.keys.create(service: "ssh", name: "p384", algorithm: .p384)
+        let p521 = try await fixture.vault.keys.create(service: "ssh", name: "p521", algorithm: .p521)
         #expect(p384.publicKey.rawRepresentation.count == 97 && p521.publicKey.rawRepresentation.count == 133)
-        let der384 = try await fixture.vault.sign(Self.message, withKey: "p384", service: "ssh", operationPrompt: "Sign")
-        let raw384 = try await fixture.vault.sign(Self.message, withKey: "p384", service: "ssh", encoding: .raw, operationPrompt: "Sign")
+        let der384 = try await fixture.vault.keys.sign(Self.message, withKey: "p384", service: "ssh", operationPrompt: "Sign")
+        let raw384 = try await fixture.vault.keys.sign(Self.message, withKey: "p384", service: "ssh", encoding: .raw, operationPrompt: "Sign")
         let verifier384 = try P384.Signing.PublicKey(x963Representation: p384.publicKey.rawRepresentation)
         #expect(verifier384.isValidSignature(try P384.Signing.ECDSASignature(derRepresentation: der384), for: Self.message))
         #expect(raw384.count == 96)
         #expect(verifier384.isValidSignature(try P384.Signing.ECDSASignature(rawRepresentation: raw384), for: Self.message))
         #expect(!verifier384.isValidSignature(try P384.Signing.ECDSASignature(rawRepresentation: raw384), for: Self.message + [1]))
-        let raw521 = try await fixture.vault.sign(Self.message, withKey: "p521", service: "ssh", encoding: .raw, operationPrompt: "Sign")
+        let raw521 = try await fixture.vault.keys.sign(Self.message, withKey: "p521", service: "ssh", encoding: .raw, operationPrompt: "Sign")
         let verifier521 = try P521.Signing.PublicKey(x963Representation: p521.publicKey.rawRepresentation)
         #expect(raw521.count == 132)
         #expect(verifier521.isValidSignature(try P521.Signing.ECDSASignature(rawRepresentation: raw521), for: Self.message))
@@ -109,7 +109,7 @@ struct VaultKeyTypesTests {
         // An RSA scheme on an ECDSA key is refused before any prompt.
         let promptsBefore = fixture.presenter.prompts.count
         await #expect(throws: VaultError.self) {
-            try await fixture.vault.sign(Self.message, withKey: "p384", service: "ssh", rsaScheme: .pkcs1SHA256, operationPrompt: "Sign")
+            try await fixture.vault.keys.sign(Self.message, withKey: "p384", service: "ssh", rsaScheme: .pkcs1SHA256, operationPrompt: "Sign")
         }
         #expect(fixture.presenter.prompts.count == promptsBefore)
     }
@@ -118,8 +118,8 @@ struct VaultKeyTypesTests {
     func importPEM() async throws {
         let fixture = try await TestVault()
         let rsa = try _RSA.Signing.PrivateKey(keySize: .bits3072)
-        let pkcs1 = try await fixture.vault.importKey(SecretBytes(Array(rsa.pemRepresentation.utf8)), service: "s", name: "pkcs1")
-        let pkcs8 = try await fixture.vault.importKey(SecretBytes(Array(rsa.pkcs8PEMRepresentation.utf8)), service: "s", name: "pkcs8")
+        let pkcs1 = try await fixture.vault.keys.import(SecretBytes(Array(rsa.pemRepresentation.utf8)), service: "s", name: "pkcs1")
+        let pkcs8 = try await fixture.vault.keys.import(SecretBytes(Array(rsa.pkcs8PEMRepresentation.utf8)), service: "s", name: "pkcs8")
         #expect(rsa.pemRepresentation.hasPrefix("-----BEGIN RSA PRIVATE KEY-----"))
         #expect(pkcs1.algorithm == .rsa3072 && pkcs8.algorithm == .rsa3072)
         #expect(pkcs1.publicKey.rawRepresentation == Array(rsa.publicKey.pkcs1DERRepresentation) && pkcs8.publicKey == pkcs1.publicKey)
@@ -128,16 +128,16 @@ struct VaultKeyTypesTests {
         for (name, pem, algorithm, raw) in [("pkcs8-384", p384.pemRepresentation, KeyAlgorithm.p384, Array(p384.publicKey.x963Representation)),
                                             ("pkcs8-521", p521.pemRepresentation, .p521, Array(p521.publicKey.x963Representation))] {
             #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----"))
-            let imported = try await fixture.vault.importKey(SecretBytes(Array(pem.utf8)), service: "s", name: name)
+            let imported = try await fixture.vault.keys.import(SecretBytes(Array(pem.utf8)), service: "s", name: name)
             #expect(imported.algorithm == algorithm && imported.publicKey.rawRepresentation == raw, "\(name)")
         }
         // An RSA size Sesame does not keep, and a requested algorithm the file does not hold, are refused with a reason.
         let small = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024))
-        await #expect { try await fixture.vault.importKey(SecretBytes(Array(small.pemRepresentation.utf8)), service: "s", name: "small") } throws: {
+        await #expect { try await fixture.vault.keys.import(SecretBytes(Array(small.pemRepresentation.utf8)), service: "s", name: "small") } throws: {
             ($0 as? VaultError)?.status == .invalidArgument && "\($0)".contains("1024-bit RSA key")
         }
         await #expect(throws: VaultError.self) {
-            try await fixture.vault.importKey(SecretBytes(Array(rsa.pemRepresentation.utf8)), service: "s", name: "x", algorithm: .rsa4096)
+            try await fixture.vault.keys.import(SecretBytes(Array(rsa.pemRepresentation.utf8)), service: "s", name: "x", algorithm: .rsa4096)
         }
     }
 

@@ -16,7 +16,7 @@ struct VaultPasscodeAttemptsTests {
         directory = try TemporaryDirectory()
         let vault = try await Vault.create(at: directory.path + "/data/vault.sqlite", slots: [.passcode(SecretBytes(utf8: "482913"), cost: .testing)],
                                            authenticators: TestMachine(devicePasscode: nil, withSensor: false).authenticators).vault
-        try await vault.add(SecretBytes(utf8: "diary"), service: "notes", account: "2026")
+        try await vault.items.add(SecretBytes(utf8: "diary"), service: "notes", account: "2026")
     }
 
     private func open(_ passcode: String) async throws(VaultError) -> Vault {
@@ -34,7 +34,7 @@ struct VaultPasscodeAttemptsTests {
     }
 
     private func attempts() async throws -> PasscodeAttempts? {
-        try await Vault.passcodeAttempts(at: path, clock: machine.clock)
+        try await VaultSlots.passcodeAttempts(at: path, clock: machine.clock)
     }
 
     @Test("SPEC E3, E5: wrong passcodes count in the vault; the 5th starts a delay that refuses even the right one unchecked; a right one clears the count")
@@ -58,7 +58,7 @@ struct VaultPasscodeAttemptsTests {
         #expect(await failure("482913")?.authenticationError?.retryAfter != nil, "a clock set back does not shorten the delay")
         machine.clock.advance(by: 3600 + 61)
         let vault = try await open("482913")
-        #expect(try await vault.contains(service: "notes", account: "2026"))
+        #expect(try await vault.items.contains(service: "notes", account: "2026"))
         #expect(try await attempts() == PasscodeAttempts(consecutiveFailures: 0, delayedUntil: nil))
     }
 
@@ -152,13 +152,13 @@ struct VaultPasscodeAttemptsTests {
     func slotChanges() async throws {
         _ = await failure("wrong")
         try await Vault.create(at: directory.path + "/other.sqlite", slots: [.device()], authenticators: machine.authenticators)
-            .vault.setPasscodeSlot(SecretBytes(utf8: "x"), cost: .testing)
-        #expect(try await Vault.passcodeAttempts(at: directory.path + "/other.sqlite") == PasscodeAttempts(consecutiveFailures: 0, delayedUntil: nil))
+            .vault.slots.setPasscode(SecretBytes(utf8: "x"), cost: .testing)
+        #expect(try await VaultSlots.passcodeAttempts(at: directory.path + "/other.sqlite") == PasscodeAttempts(consecutiveFailures: 0, delayedUntil: nil))
         let vault = try await open("482913")
         _ = await failure("wrong again")
-        try await vault.setPasscodeSlot(SecretBytes(utf8: "new"), cost: .testing)
+        try await vault.slots.setPasscode(SecretBytes(utf8: "new"), cost: .testing)
         #expect(try await attempts()?.consecutiveFailures == 0)
-        #expect(try await Vault.erasePasscodeSlot(at: path))
+        #expect(try await VaultSlots.erasePasscode(at: path))
         #expect(try await attempts() == nil)
     }
 }

@@ -33,10 +33,10 @@ struct VaultProcessesTests {
             acknowledged += String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
         #expect(acknowledged.count == 2_000)
-        let items = try await fixture.vault.list(service: "stress")
+        let items = try await fixture.vault.items.list(service: "stress")
         #expect(items.count == 2_000)
         #expect(Set(items.map(\.account)) == Set(acknowledged))
-        let sample = try await fixture.vault.read(service: "stress", account: "q-999", operationPrompt: "")
+        let sample = try await fixture.vault.items.read(service: "stress", account: "q-999", operationPrompt: "")
         #expect(sample.constantTimeEquals(SecretBytes(utf8: "value of q-999")))
     }
 
@@ -60,12 +60,12 @@ struct VaultProcessesTests {
         #expect(lines.count >= 150)
 
         let reopened = try await Vault.open(at: fixture.path, unlock: .device(), authenticators: fixture.machine.authenticators)
-        let present = Set(try await reopened.list(service: "stress").map(\.account))
+        let present = Set(try await reopened.items.list(service: "stress").map(\.account))
         #expect(Set(lines).isSubset(of: present))
         for account in lines.suffix(3) {
-            let value = try await reopened.read(service: "stress", account: account, operationPrompt: "")
+            let value = try await reopened.items.read(service: "stress", account: account, operationPrompt: "")
             #expect(value.constantTimeEquals(SecretBytes(utf8: "value of \(account)")))
         }
-        try await reopened.add(SecretBytes(utf8: "after"), service: "stress", account: "after-kill")
+        try await reopened.items.add(SecretBytes(utf8: "after"), service: "stress", account: "after-kill")
     }
 }

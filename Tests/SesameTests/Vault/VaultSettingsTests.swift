@@ -8,18 +8,18 @@ struct VaultSettingsTests {
     @Test("SPEC G: Settings round-trip, update atomically, and report edits as tampered")
     func settings() async throws {
         let fixture = try await TestVault()
-        #expect(try await fixture.vault.setting(named: "flags") == nil)
-        try await fixture.vault.setSetting([1, 2, 3], named: "flags")
-        #expect(try await fixture.vault.setting(named: "flags") == [1, 2, 3])
-        let after = try await fixture.vault.updateSetting(named: "flags") { $0?.append(4) }
+        #expect(try await fixture.vault.settings.value(named: "flags") == nil)
+        try await fixture.vault.settings.set([1, 2, 3], named: "flags")
+        #expect(try await fixture.vault.settings.value(named: "flags") == [1, 2, 3])
+        let after = try await fixture.vault.settings.update(named: "flags") { $0?.append(4) }
         #expect(after == [1, 2, 3, 4])
         try await fixture.rawDatabase().write { db in
             try db.execute(sql: "UPDATE setting SET name = 'other' WHERE name = 'flags'")
             try db.execute(sql: "INSERT INTO setting (name, sealed) SELECT 'flags', sealed FROM setting WHERE name = 'other'")
         }
-        #expect(await fixture.status { _ = try await fixture.vault.setting(named: "other") } == .tampered)
-        try await fixture.vault.setSetting(nil, named: "flags")
-        #expect(try await fixture.vault.setting(named: "flags") == nil)
+        #expect(await fixture.status { _ = try await fixture.vault.settings.value(named: "other") } == .tampered)
+        try await fixture.vault.settings.set(nil, named: "flags")
+        #expect(try await fixture.vault.settings.value(named: "flags") == nil)
     }
 
     @Test("SPEC A4: VaultAttemptStore keeps lockout across reopening and fails closed when edited")

@@ -53,7 +53,7 @@ struct VaultStoresTests {
         }
         clock.advance(by: 61)
         #expect(await restarted.verify(SecretBytes(utf8: "482913")) == .accepted)
-        let stored = try #require(try await reopened.setting(named: AppRecordKind.appPasscode.settingName("com.example.notes")))
+        let stored = try #require(try await reopened.settings.value(named: AppRecordKind.appPasscode.settingName("com.example.notes")))
         #expect(!String(decoding: stored, as: UTF8.self).contains("482913"))
     }
 }

@@ -38,13 +38,13 @@ struct VaultTamperingTests {
         let fixture = try await TestVault()
         try await fixture.add("victim", accessControl: .biometryCurrentSet)
         try await fixture.add("bystander")
-        try Self.tamper(column, of: fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
+        try Self.tamper(column, of: fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "victim"), in: try fixture.rawDatabase())
         fixture.sensor.present(.match)
         // A changed lookup files the row under no name: not found by name, tampered in a list.
         #expect(await fixture.status { _ = try await fixture.read("victim") } == (column == "lookup" ? .itemNotFound : .tampered))
         #expect(fixture.presenter.prompts.isEmpty, "integrity is checked before any prompt")
         #expect(try await fixture.read("bystander") == "secret")
-        #expect(await fixture.status { _ = try await fixture.vault.list() } == .tampered)
+        #expect(await fixture.status { _ = try await fixture.vault.items.list() } == .tampered)
     }
 
     @Test("Swapping two rows' ciphertexts is detected, not decrypted into the wrong item")
@@ -52,8 +52,8 @@ struct VaultTamperingTests {
         let fixture = try await TestVault()
         try await fixture.add("a", "alpha")
         try await fixture.add("b", "bravo")
-        let lookupA = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "a"))
-        let lookupB = Data(fixture.vault.vaultKeys.lookup(table: "item", service: "svc", account: "b"))
+        let lookupA = Data(fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "a"))
+        let lookupB = Data(fixture.vault.subkeys.lookup(table: "item", service: "svc", account: "b"))
         try await fixture.rawDatabase().write { db in
             let a = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupA])!
             let b = try Data.fetchOne(db, sql: "SELECT ciphertext FROM item WHERE lookup = ?", arguments: [lookupB])!
@@ -81,7 +81,7 @@ struct VaultTamperingTests {
         var caught: VaultError?
         do {
             let vault = try await Vault.open(at: path, unlock: .device(), authenticators: machine.authenticators)
-            for index in 0..<200 { _ = try await vault.read(service: "svc", account: "item-\(index)", operationPrompt: "") }
+            for index in 0..<200 { _ = try await vault.items.read(service: "svc", account: "item-\(index)", operationPrompt: "") }
         } catch {
             caught = error
         }

@@ -25,7 +25,7 @@ struct VaultTransferTests {
         #expect(try await target.read("portable") == "p-value")
         target.sensor.present(.match)
         #expect(try await target.read("current") == "c-value")
-        #expect(try await target.vault.list().first { $0.account == "presence" }?.accessControl == .userPresence)
+        #expect(try await target.vault.items.list().first { $0.account == "presence" }?.accessControl == .userPresence)
 
         let again = try await target.vault.importItems(from: report.file, passphrase: SecretBytes(utf8: "correct horse"))
         #expect(again.transferred == 0 && again.skipped.count == 3, "existing items are never overwritten")
@@ -81,6 +81,6 @@ struct VaultTransferTests {
             #expect(await target.status { _ = try await target.vault.importItems(from: bytes, passphrase: pass) } == status)
         }
         #expect(await target.status { _ = try await target.vault.importItems(from: file, passphrase: SecretBytes(utf8: "no")) } == .authFailed)
-        #expect(try await target.vault.list().isEmpty)
+        #expect(try await target.vault.items.list().isEmpty)
     }
 }

@@ -16,7 +16,7 @@ let name = CommandLine.arguments[1]
 do {
     let machine = try LinuxMachine(appName: "read-item")
     let vault = try await machine.openVault()
-    let value = try await vault.read(service: "sesame", account: name, operationPrompt: "Read \(name)", context: machine.context())
+    let value = try await vault.items.read(service: "sesame", account: name, operationPrompt: "Read \(name)", context: machine.context())
     _ = value.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 } catch {
     fail("\(error)", status: 1)

@@ -14,20 +14,20 @@ struct AliasRecord: Sendable {
 
     static let version: UInt8 = 1
 
-    static func lookup(_ name: String, vaultKeys: VaultKeys) -> [UInt8] { vaultKeys.indexHash("alias", name) }
+    static func lookup(_ name: String, subkeys: VaultSubkeys) -> [UInt8] { subkeys.indexHash("alias", name) }
 
     static func associatedData(lookup: [UInt8]) -> [UInt8] {
         Envelope.associatedData(Labels.aliasRecord) { writer in writer.field(lookup) }
     }
 
     /// The collection `name` points to, or `nil`.
-    static func fetch(_ db: Database, name: String, vaultKeys: VaultKeys) throws -> String? {
+    static func fetch(_ db: Database, name: String, subkeys: VaultSubkeys) throws -> String? {
         guard try db.tableExists("collection_alias") else { return nil }
-        let lookup = Self.lookup(name, vaultKeys: vaultKeys)
+        let lookup = Self.lookup(name, subkeys: subkeys)
         guard let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)]) else {
             return nil
         }
-        let record = try open(Array(sealed), lookup: lookup, vaultKeys: vaultKeys)
+        let record = try open(Array(sealed), lookup: lookup, subkeys: subkeys)
         guard record.name == name else {
             throw VaultError(.tampered, "The alias \"\(name.escapingControlCharacters())\" is filed under another name's lookup: the file was edited")
         }
@@ -35,8 +35,8 @@ struct AliasRecord: Sendable {
     }
 
     /// Points `name` at `collection`, or removes it when `nil`.
-    static func store(_ db: Database, name: String, collection: String?, vaultKeys: VaultKeys) throws {
-        let lookup = Self.lookup(name, vaultKeys: vaultKeys)
+    static func store(_ db: Database, name: String, collection: String?, subkeys: VaultSubkeys) throws {
+        let lookup = Self.lookup(name, subkeys: subkeys)
         guard let collection else {
             try db.execute(sql: "DELETE FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)])
             return
@@ -46,28 +46,28 @@ struct AliasRecord: Sendable {
         writer.field(name)
         writer.field(collection)
         writer.raw(repeatElement(0, count: (SealedAttributes.padding - writer.bytes.count % SealedAttributes.padding) % SealedAttributes.padding))
-        let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup)) }
+        let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: subkeys.attributesKey, associatedData: associatedData(lookup: lookup)) }
         try db.execute(sql: "INSERT OR REPLACE INTO collection_alias (lookup, sealed) VALUES (?, ?)", arguments: [Data(lookup), Data(sealed)])
     }
 
     /// Removes every alias of `collection` (it is being deleted). Aliases
     /// are few: each is opened to learn where it points.
-    static func removeAll(pointingTo collection: String, _ db: Database, vaultKeys: VaultKeys) throws {
+    static func removeAll(pointingTo collection: String, _ db: Database, subkeys: VaultSubkeys) throws {
         for row in try Row.fetchAll(db, sql: "SELECT lookup, sealed FROM collection_alias") {
             let columns = RowColumns(row: row) { name in
                 VaultError(.tampered, "The \(name) column of an alias row is missing or of the wrong type: the file was edited")
             }
             let lookup = Array(try columns.value("lookup", as: Data.self))
-            let record = try open(Array(try columns.value("sealed", as: Data.self)), lookup: lookup, vaultKeys: vaultKeys)
+            let record = try open(Array(try columns.value("sealed", as: Data.self)), lookup: lookup, subkeys: subkeys)
             if record.collection == collection {
                 try db.execute(sql: "DELETE FROM collection_alias WHERE lookup = ?", arguments: [Data(lookup)])
             }
         }
     }
 
-    private static func open(_ sealed: [UInt8], lookup: [UInt8], vaultKeys: VaultKeys) throws(VaultError) -> AliasRecord {
+    private static func open(_ sealed: [UInt8], lookup: [UInt8], subkeys: VaultSubkeys) throws(VaultError) -> AliasRecord {
         let tampered = VaultError(.tampered, "An alias record does not open: it was edited or moved")
-        guard let plaintext = Envelope.open(sealed, key: vaultKeys.attributesKey, associatedData: associatedData(lookup: lookup)) else { throw tampered }
+        guard let plaintext = Envelope.open(sealed, key: subkeys.attributesKey, associatedData: associatedData(lookup: lookup)) else { throw tampered }
         var reader = ByteReader(plaintext)
         do throws(ByteReaderError) {
             guard try reader.u8() == version else { throw ByteReaderError() }

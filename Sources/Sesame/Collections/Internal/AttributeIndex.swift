@@ -26,15 +26,15 @@ enum AttributeIndex {
 
         /// One hash per term; "is an attributed item" (or the service) always,
         /// so an empty query still reads the index, never the whole item table.
-        func hashes(vaultKeys: VaultKeys) -> [[UInt8]] {
+        func hashes(subkeys: VaultSubkeys) -> [[UInt8]] {
             var hashes: [[UInt8]]
             if let service {
-                hashes = [vaultKeys.indexHash("service", service)]
+                hashes = [subkeys.indexHash("service", service)]
             } else {
-                hashes = [vaultKeys.indexHash("item")]
-                if let collection { hashes.append(vaultKeys.indexHash("collection", collection)) }
+                hashes = [subkeys.indexHash("item")]
+                if let collection { hashes.append(subkeys.indexHash("collection", collection)) }
             }
-            for (name, value) in attributes { hashes.append(vaultKeys.indexHash("attribute", name, value)) }
+            for (name, value) in attributes { hashes.append(subkeys.indexHash("attribute", name, value)) }
             return hashes
         }
 
@@ -60,21 +60,21 @@ enum AttributeIndex {
         var opened = 0
     }
 
-    static func hashes(of row: ItemRow, vaultKeys: VaultKeys) -> [[UInt8]] {
+    static func hashes(of row: ItemRow, subkeys: VaultSubkeys) -> [[UInt8]] {
         guard let fields = row.attributedFields else { return [] }
         guard let collection = CollectionNames.collection(ofService: row.service) else {
-            return Query(attributes: fields.attributes, service: row.service).hashes(vaultKeys: vaultKeys)
+            return Query(attributes: fields.attributes, service: row.service).hashes(subkeys: subkeys)
         }
-        return Query(attributes: fields.attributes, collection: collection).hashes(vaultKeys: vaultKeys)
+        return Query(attributes: fields.attributes, collection: collection).hashes(subkeys: subkeys)
     }
 
     /// Indexes an attributed item (of a collection or of a service) just
     /// inserted; other rows have no entries.
-    static func insert(_ row: ItemRow, _ db: Database, vaultKeys: VaultKeys) throws {
+    static func insert(_ row: ItemRow, _ db: Database, subkeys: VaultSubkeys) throws {
         guard row.table == "item", row.attributedFields != nil else { return }
         // Not a cached statement: a cached one keeps its last arguments (a
         // keyed hash of the attributes) bound for the connection's lifetime.
-        for hash in hashes(of: row, vaultKeys: vaultKeys) {
+        for hash in hashes(of: row, subkeys: subkeys) {
             try db.execute(sql: "INSERT OR IGNORE INTO attribute_index (hash, item) VALUES (?, ?)", arguments: [Data(hash), row.id])
         }
     }
@@ -93,9 +93,9 @@ enum AttributeIndex {
     /// "is an attributed item" and a collection's term name every item
     /// of a one-collection vault: each search, lookup and replacing store
     /// read the whole index (measured with 10,000 items).
-    static func candidates(_ db: Database, query: Query, vaultKeys: VaultKeys) throws -> [Int64] {
+    static func candidates(_ db: Database, query: Query, subkeys: VaultSubkeys) throws -> [Int64] {
         guard try db.tableExists("attribute_index") else { return [] }
-        var hashes = query.hashes(vaultKeys: vaultKeys).map { Data($0) }
+        var hashes = query.hashes(subkeys: subkeys).map { Data($0) }
         // Counting a range only up to a bound keeps choosing cheap; past
         // the bound every term is wide and any one drives as well as another.
         let bound = 64
@@ -117,9 +117,9 @@ enum AttributeIndex {
 
     /// Opens the rows of `ids` and keeps those whose sealed attributes
     /// really match `query` (an id of no row is skipped: its item is gone).
-    static func search(_ db: Database, query: Query, vaultKeys: VaultKeys) throws -> Found {
+    static func search(_ db: Database, query: Query, subkeys: VaultSubkeys) throws -> Found {
         var found = Found()
-        let ids = try candidates(db, query: query, vaultKeys: vaultKeys)
+        let ids = try candidates(db, query: query, subkeys: subkeys)
         // SQLite limits the parameters of one statement; chunks keep each well below.
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(start + 500, ids.count)])
@@ -129,8 +129,8 @@ enum AttributeIndex {
             for row in rows {
                 found.opened += 1
                 do throws(VaultError) {
-                    let item = try ItemRow(row, table: "item", vaultKeys: vaultKeys)
-                    guard vaultKeys.verify(item) else {
+                    let item = try ItemRow(row, table: "item", subkeys: subkeys)
+                    guard subkeys.verify(item) else {
                         found.tampered.append(item.name)
                         continue
                     }
@@ -148,8 +148,8 @@ enum AttributeIndex {
     /// index row added by hand must not delete another collection's item.
     ///
     /// - Throws: ``VaultError`` `tampered` when one does not open (nothing is deleted).
-    static func deleteItems(ofCollection collection: String, _ db: Database, vaultKeys: VaultKeys) throws {
-        let found = try search(db, query: Query(attributes: [:], collection: collection), vaultKeys: vaultKeys)
+    static func deleteItems(ofCollection collection: String, _ db: Database, subkeys: VaultSubkeys) throws {
+        let found = try search(db, query: Query(attributes: [:], collection: collection), subkeys: subkeys)
         guard found.tampered.isEmpty else {
             throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
         }

@@ -26,7 +26,7 @@ struct CollectionRecord: Sendable {
                                 modified: Date(timeIntervalSince1970: modified))
     }
 
-    func seal(vaultKeys: VaultKeys) throws(VaultError) -> [UInt8] {
+    func seal(subkeys: VaultSubkeys) throws(VaultError) -> [UInt8] {
         var writer = ByteWriter()
         writer.u8(Self.version)
         writer.field(label)
@@ -34,12 +34,12 @@ struct CollectionRecord: Sendable {
         writer.u64(modified.bitPattern)
         // Padded as item attributes are, so the length tells little about the label.
         writer.raw(repeatElement(0, count: (SealedAttributes.padding - writer.bytes.count % SealedAttributes.padding) % SealedAttributes.padding))
-        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: Self.associatedData(id: id)) }
+        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: subkeys.attributesKey, associatedData: Self.associatedData(id: id)) }
     }
 
-    static func open(id: String, sealed: [UInt8], vaultKeys: VaultKeys) throws(VaultError) -> CollectionRecord {
+    static func open(id: String, sealed: [UInt8], subkeys: VaultSubkeys) throws(VaultError) -> CollectionRecord {
         let tampered = VaultError(.tampered, "The collection \"\(id.escapingControlCharacters())\" does not open: its record was edited or moved")
-        guard let plaintext = Envelope.open(sealed, key: vaultKeys.attributesKey, associatedData: associatedData(id: id)) else { throw tampered }
+        guard let plaintext = Envelope.open(sealed, key: subkeys.attributesKey, associatedData: associatedData(id: id)) else { throw tampered }
         var reader = ByteReader(plaintext)
         do throws(ByteReaderError) {
             guard try reader.u8() == version else { throw ByteReaderError() }
@@ -55,35 +55,35 @@ struct CollectionRecord: Sendable {
 
     /// Every collection; none in a file from before format 7 (it is upgraded
     /// at its first write, never on a read).
-    static func fetchAll(_ db: Database, vaultKeys: VaultKeys) throws -> [CollectionRecord] {
+    static func fetchAll(_ db: Database, subkeys: VaultSubkeys) throws -> [CollectionRecord] {
         guard try db.tableExists("collection") else { return [] }
         return try Row.fetchAll(db, sql: "SELECT id, sealed FROM collection").map { row throws in
-            try record(row, vaultKeys: vaultKeys)
+            try record(row, subkeys: subkeys)
         }
     }
 
-    static func fetch(_ db: Database, id: String, vaultKeys: VaultKeys) throws -> CollectionRecord? {
+    static func fetch(_ db: Database, id: String, subkeys: VaultSubkeys) throws -> CollectionRecord? {
         guard try db.tableExists("collection") else { return nil }
         return try Row.fetchOne(db, sql: "SELECT id, sealed FROM collection WHERE id = ?", arguments: [id]).map { row throws in
-            try record(row, vaultKeys: vaultKeys)
+            try record(row, subkeys: subkeys)
         }
     }
 
-    private static func record(_ row: Row, vaultKeys: VaultKeys) throws -> CollectionRecord {
+    private static func record(_ row: Row, subkeys: VaultSubkeys) throws -> CollectionRecord {
         let columns = RowColumns(row: row) { name in
             VaultError(.tampered, "The \(name) column of a collection row is missing or of the wrong type: the file was edited")
         }
-        return try open(id: try columns.value("id"), sealed: Array(try columns.value("sealed", as: Data.self)), vaultKeys: vaultKeys)
+        return try open(id: try columns.value("id"), sealed: Array(try columns.value("sealed", as: Data.self)), subkeys: subkeys)
     }
 
-    func save(_ db: Database, vaultKeys: VaultKeys) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO collection (id, sealed) VALUES (?, ?)", arguments: [id, Data(try seal(vaultKeys: vaultKeys))])
+    func save(_ db: Database, subkeys: VaultSubkeys) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO collection (id, sealed) VALUES (?, ?)", arguments: [id, Data(try seal(subkeys: subkeys))])
     }
 
     /// Marks the collection changed now (an item was added or removed).
-    static func touch(_ db: Database, id: String, now: Double, vaultKeys: VaultKeys) throws {
-        guard var record = try fetch(db, id: id, vaultKeys: vaultKeys) else { return }
+    static func touch(_ db: Database, id: String, now: Double, subkeys: VaultSubkeys) throws {
+        guard var record = try fetch(db, id: id, subkeys: subkeys) else { return }
         record.modified = max(now, record.modified)
-        try record.save(db, vaultKeys: vaultKeys)
+        try record.save(db, subkeys: subkeys)
     }
 }

@@ -102,7 +102,7 @@ struct ItemRow: Sendable {
 
     /// Reads a row of `table` in either layout, opening sealed attributes
     /// (`tampered` when they do not open or their lookup does not match).
-    init(_ row: Row, table: String, vaultKeys: VaultKeys) throws(VaultError) {
+    init(_ row: Row, table: String, subkeys: VaultSubkeys) throws(VaultError) {
         guard row.hasColumn("lookup") else {
             try self.init(row)
             return
@@ -112,7 +112,7 @@ struct ItemRow: Sendable {
         }
         let id: Int64 = try columns.value("id")
         let lookup = Array(try columns.value("lookup", as: Data.self))
-        let attributes = try SealedAttributes.open(Array(try columns.value("attributes", as: Data.self)), id: id, table: table, vaultKeys: vaultKeys)
+        let attributes = try SealedAttributes.open(Array(try columns.value("attributes", as: Data.self)), id: id, table: table, subkeys: subkeys)
         self.init(
             id: id, fields: attributes.fields,
             wrappings: Array(try columns.value("wrappings", as: Data.self)),
@@ -120,7 +120,7 @@ struct ItemRow: Sendable {
             ciphertext: Array(try columns.value("ciphertext", as: Data.self)), mac: Array(try columns.value("mac", as: Data.self)),
             key: attributes.key)
         attributedFields = attributes.attributedFields
-        guard ConstantTime.equals(lookup, vaultKeys.lookup(table: table, service: service, account: account)) else {
+        guard ConstantTime.equals(lookup, subkeys.lookup(table: table, service: service, account: account)) else {
             throw VaultError(.tampered, "A \(table) row (id \(id)) is filed under another name's lookup: the file was edited")
         }
         self.lookup = lookup
@@ -194,18 +194,18 @@ struct ItemRow: Sendable {
 
     /// Inserts the row, sealed (format 6), into `table` (its own by default),
     /// with its attribute index entries when it is a Secret Service item.
-    func insert(_ db: Database, vaultKeys: VaultKeys, into destination: String? = nil) throws {
+    func insert(_ db: Database, subkeys: VaultSubkeys, into destination: String? = nil) throws {
         guard let lookup else { throw VaultError(.ioError, "\(name) has no lookup; it was not sealed") }
-        let attributes = try SealedAttributes.seal(self, vaultKeys: vaultKeys)
+        let attributes = try SealedAttributes.seal(self, subkeys: subkeys)
         try db.execute(sql: "INSERT INTO \(destination ?? table) (\(Self.sealedColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        arguments: [id, Data(lookup), Data(attributes), Data(wrappings), commitment.map { Data($0) }, Data(ciphertext), Data(mac)])
-        try AttributeIndex.insert(self, db, vaultKeys: vaultKeys)
+        try AttributeIndex.insert(self, db, subkeys: subkeys)
     }
 
-    func replace(_ db: Database, vaultKeys: VaultKeys) throws {
+    func replace(_ db: Database, subkeys: VaultSubkeys) throws {
         try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [id])
         try AttributeIndex.remove(table: table, id: id, db)
-        try insert(db, vaultKeys: vaultKeys)
+        try insert(db, subkeys: subkeys)
     }
 
     /// Whether `table` has the sealed layout of format 6 (SPEC D9). GRDB
@@ -217,27 +217,27 @@ struct ItemRow: Sendable {
     /// The row of `service`/`account` in `table` (`item` or `key`): one
     /// indexed read by keyed hash; `nil` when there is none, or no `key`
     /// table yet (a vault from before format 3).
-    static func fetch(_ db: Database, table: String = "item", service: String, account: String, vaultKeys: VaultKeys) throws -> ItemRow? {
+    static func fetch(_ db: Database, table: String = "item", service: String, account: String, subkeys: VaultSubkeys) throws -> ItemRow? {
         if table == "key", try !db.tableExists("key") { return nil }
         let row: Row?
         // Cached: a point read is a few microseconds, parsing the query again would double it.
         if try isSealed(db, table: table) {
             let statement = try db.cachedStatement(sql: "SELECT \(sealedColumns) FROM \(table) WHERE lookup = ?")
-            row = try Row.fetchOne(statement, arguments: [Data(vaultKeys.lookup(table: table, service: service, account: account))])
+            row = try Row.fetchOne(statement, arguments: [Data(subkeys.lookup(table: table, service: service, account: account))])
             // The cache would keep the last lookup bound until the next read; keep none.
             statement.setUncheckedArguments([Data()])
         } else {
             let statement = try db.cachedStatement(sql: "SELECT \(selectedColumns(of: table)) FROM \(table) WHERE service = ? AND account = ?")
             row = try Row.fetchOne(statement, arguments: [service, account])
         }
-        return try row.map { row throws in try ItemRow(row, table: table, vaultKeys: vaultKeys) }
+        return try row.map { row throws in try ItemRow(row, table: table, subkeys: subkeys) }
     }
 
     /// Deletes the row of `service`/`account` in `table`; whether there was one.
-    static func delete(_ db: Database, table: String = "item", service: String, account: String, vaultKeys: VaultKeys) throws -> Bool {
+    static func delete(_ db: Database, table: String = "item", service: String, account: String, subkeys: VaultSubkeys) throws -> Bool {
         if table == "key", try !db.tableExists("key") { return false }
         if try isSealed(db, table: table) {
-            let lookup = Data(vaultKeys.lookup(table: table, service: service, account: account))
+            let lookup = Data(subkeys.lookup(table: table, service: service, account: account))
             if let id = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE lookup = ?", arguments: [lookup]) {
                 try AttributeIndex.remove(table: table, id: id, db)
             }
@@ -250,13 +250,13 @@ struct ItemRow: Sendable {
 
     /// Every row of `table`, each read or, when it cannot be, the error
     /// naming it (sealed rows have no name before they open).
-    static func fetchAll(_ db: Database, table: String, vaultKeys: VaultKeys) throws -> [Result<ItemRow, VaultError>] {
+    static func fetchAll(_ db: Database, table: String, subkeys: VaultSubkeys) throws -> [Result<ItemRow, VaultError>] {
         guard try db.tableExists(table) else { return [] }
         let sealed = try isSealed(db, table: table)
         let rows = try Row.fetchAll(db, sql: "SELECT \(sealed ? sealedColumns : selectedColumns(of: table)) FROM \(table)")
         return rows.map { row in
             do throws(VaultError) {
-                return .success(try ItemRow(row, table: table, vaultKeys: vaultKeys))
+                return .success(try ItemRow(row, table: table, subkeys: subkeys))
             } catch {
                 return .failure(error)
             }

@@ -18,17 +18,17 @@ import GRDB
 /// fresh. From format 6 (``sealedFormat``) migrations need the master key
 /// (they seal rows), run on the first write after unlocking (never on a
 /// read: reads never write) and renew the format MAC, which is checked after
-/// every unlock (``verifyFormat(_:vaultKeys:path:)``).
+/// every unlock (``verifyFormat(_:subkeys:path:)``).
 enum Schema {
     static let format = 7
     /// The first format whose rows are sealed (SPEC D9) and whose format record is MACed.
     static let sealedFormat = 6
 
     /// The migrations that run without the master key (every open may apply them).
-    static var migrator: DatabaseMigrator { migrator(vaultKeys: nil) }
+    static var migrator: DatabaseMigrator { migrator(subkeys: nil) }
 
-    /// Every migration; those from format 6 only when `vaultKeys` is given.
-    static func migrator(vaultKeys: VaultKeys?) -> DatabaseMigrator {
+    /// Every migration; those from format 6 only when `subkeys` is given.
+    static func migrator(subkeys: VaultSubkeys?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -136,14 +136,14 @@ enum Schema {
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("5".utf8)])
         }
         // From here on every migration needs the master key: none runs before unlock.
-        guard let vaultKeys else { return migrator }
+        guard let subkeys else { return migrator }
         // Format 6: names, labels, protection and dates sealed, rows found
         // by keyed hash (SPEC D9); the format record MACed.
         migrator.registerMigration(sealedAttributesMigration) { db in
-            try sealRows(db, table: "item", vaultKeys: vaultKeys)
-            if try db.tableExists("key") { try sealRows(db, table: "key", vaultKeys: vaultKeys) }
+            try sealRows(db, table: "item", subkeys: subkeys)
+            if try db.tableExists("key") { try sealRows(db, table: "key", subkeys: subkeys) }
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("6".utf8)])
-            try sealFormat(db, format: 6, vaultKeys: vaultKeys, adding: sealedAttributesMigration)
+            try sealFormat(db, format: 6, subkeys: subkeys, adding: sealedAttributesMigration)
         }
         // Format 7: the Secret Service view (SPEC D10). Collections and
         // aliases are sealed records (their labels and names are names, D9);
@@ -169,7 +169,7 @@ enum Schema {
                 CREATE INDEX attribute_index_item ON attribute_index (item);
                 """)
             try db.execute(sql: "UPDATE meta SET value = ? WHERE name = 'format'", arguments: [Data("7".utf8)])
-            try sealFormat(db, format: 7, vaultKeys: vaultKeys, adding: secretServiceMigration)
+            try sealFormat(db, format: 7, subkeys: subkeys, adding: secretServiceMigration)
         }
         return migrator
     }
@@ -181,16 +181,16 @@ enum Schema {
     /// MAC is checked first: a tampered row stops the upgrade (and the write
     /// that wanted it) rather than being sealed as genuine. The old table's
     /// pages are zeroed as they are freed (`secure_delete`, set on every writer).
-    static func sealRows(_ db: Database, table: String, vaultKeys: VaultKeys) throws {
+    static func sealRows(_ db: Database, table: String, subkeys: VaultSubkeys) throws {
         guard try !ItemRow.isSealed(db, table: table) else { return }
         var rows: [ItemRow] = []
         for row in try Row.fetchAll(db, sql: "SELECT \(ItemRow.selectedColumns(of: table)) FROM \(table)") {
             var item = try ItemRow(row)
-            guard vaultKeys.verify(item) else {
+            guard subkeys.verify(item) else {
                 throw VaultError(.tampered, "\(item.name) failed its integrity check, so the vault cannot be upgraded to sealed names; Sesame does not repair it")
             }
-            item.lookup = vaultKeys.lookup(table: table, service: item.service, account: item.account)
-            item.mac = vaultKeys.mac(item)
+            item.lookup = subkeys.lookup(table: table, service: item.service, account: item.account)
+            item.mac = subkeys.mac(item)
             rows.append(item)
         }
         try db.execute(sql: """
@@ -204,7 +204,7 @@ enum Schema {
                 mac BLOB NOT NULL
             );
             """)
-        for row in rows { try row.insert(db, vaultKeys: vaultKeys, into: table + "_sealed") }
+        for row in rows { try row.insert(db, subkeys: subkeys, into: table + "_sealed") }
         try db.execute(sql: "DROP TABLE \(table)")
         try db.execute(sql: "ALTER TABLE \(table)_sealed RENAME TO \(table)")
     }
@@ -219,7 +219,7 @@ enum Schema {
 
     /// Every registered migration, keyed ones included.
     static var identifiers: [String] {
-        migrator(vaultKeys: VaultKeys(masterKey: SymmetricKey(size: .bits256), vaultID: [])).migrations
+        migrator(subkeys: VaultSubkeys(masterKey: SymmetricKey(size: .bits256), vaultID: [])).migrations
     }
 
     static func appliedMigrations(_ db: Database) throws -> [String] {
@@ -278,21 +278,21 @@ enum Schema {
 
     /// Stores the MAC of `format` and the applied migrations (plus `adding`,
     /// the migration being applied, recorded by GRDB in the same transaction).
-    static func sealFormat(_ db: Database, format: Int, vaultKeys: VaultKeys, adding: String? = nil) throws {
+    static func sealFormat(_ db: Database, format: Int, subkeys: VaultSubkeys, adding: String? = nil) throws {
         let migrations = try appliedMigrations(db) + (adding.map { [$0] } ?? [])
         try db.execute(sql: "INSERT OR REPLACE INTO meta (name, value) VALUES ('format-mac', ?)",
-                       arguments: [Data(vaultKeys.formatMAC(format: format, migrations: migrations))])
+                       arguments: [Data(subkeys.formatMAC(format: format, migrations: migrations))])
     }
 
     /// Checks the format MAC after unlocking: from format 6 a file whose
     /// format or migration list was changed by hand, or whose MAC is
     /// missing, is `tampered`. Older files have no MAC (their structure is
     /// checked by ``checkStructure(_:format:path:)``).
-    static func verifyFormat(_ db: Database, vaultKeys: VaultKeys, path: String) throws {
+    static func verifyFormat(_ db: Database, subkeys: VaultSubkeys, path: String) throws {
         guard let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'")
             .flatMap({ Int(String(decoding: $0, as: UTF8.self)) }), format >= sealedFormat else { return }
         let stored = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format-mac'").map { Array($0) } ?? []
-        guard ConstantTime.equals(stored, vaultKeys.formatMAC(format: format, migrations: try appliedMigrations(db))) else {
+        guard ConstantTime.equals(stored, subkeys.formatMAC(format: format, migrations: try appliedMigrations(db))) else {
             throw VaultError(.tampered, "\(path): its format record (format \(format) and its migrations) fails its integrity check: it was edited by hand. Sesame does not repair it")
         }
     }

@@ -31,7 +31,7 @@ struct SealedAttributes {
     }
 
     /// The sealed attributes of `row`.
-    static func seal(_ row: ItemRow, vaultKeys: VaultKeys) throws(VaultError) -> [UInt8] {
+    static func seal(_ row: ItemRow, subkeys: VaultSubkeys) throws(VaultError) -> [UInt8] {
         var writer = ByteWriter()
         writer.u8(row.attributedFields == nil ? version : attributedItemVersion)
         row.fields.write(into: &writer)
@@ -45,16 +45,16 @@ struct SealedAttributes {
         row.attributedFields?.write(into: &writer)
         let length = writer.bytes.count
         writer.raw(repeatElement(0, count: (padding - length % padding) % padding))
-        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: vaultKeys.attributesKey, associatedData: associatedData(id: row.id, table: row.table)) }
+        return try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(writer.bytes, key: subkeys.attributesKey, associatedData: associatedData(id: row.id, table: row.table)) }
     }
 
-    /// Opens what ``seal(_:vaultKeys:)`` made for row `id` of `table`.
+    /// Opens what ``seal(_:subkeys:)`` made for row `id` of `table`.
     ///
     /// - Throws: ``VaultError`` `tampered` when it does not open (edited,
     ///   or moved from another row) or does not parse.
-    static func open(_ sealed: [UInt8], id: Int64, table: String, vaultKeys: VaultKeys) throws(VaultError) -> SealedAttributes {
+    static func open(_ sealed: [UInt8], id: Int64, table: String, subkeys: VaultSubkeys) throws(VaultError) -> SealedAttributes {
         let tampered = VaultError(.tampered, "The attributes of a \(table) row (id \(id)) do not open: they were edited or moved from another row")
-        guard let plaintext = Envelope.open(sealed, key: vaultKeys.attributesKey, associatedData: associatedData(id: id, table: table)) else {
+        guard let plaintext = Envelope.open(sealed, key: subkeys.attributesKey, associatedData: associatedData(id: id, table: table)) else {
             throw tampered
         }
         guard let attributes = try? parse(plaintext, table: table) else { throw tampered }

@@ -135,28 +135,28 @@ final class VaultDatabase: Sendable {
     }
 
     /// Applies the schema's migrations that the file lacks (a write when
-    /// any): with `vaultKeys`, also those that need the master key (format 6
+    /// any): with `subkeys`, also those that need the master key (format 6
     /// on). A file whose recorded schema disagrees with its format is
     /// `tampered` and nothing runs (a dropped table is never re-created).
     /// After sealing rows, the WAL is emptied so that the clear pages it may
     /// still hold are gone too.
-    func migrate(vaultKeys: VaultKeys? = nil) throws {
+    func migrate(subkeys: VaultSubkeys? = nil) throws {
         let writer = try writer()
         let sealing = try writer.read { db throws -> Bool in
             guard try db.tableExists("meta"),
                   let format = try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE name = 'format'").flatMap({ Int(String(decoding: $0, as: UTF8.self)) })
             else { return false }
             try Schema.checkStructure(db, format: format, path: path)
-            return vaultKeys != nil && format < Schema.sealedFormat
+            return subkeys != nil && format < Schema.sealedFormat
         }
         do {
-            try Schema.migrator(vaultKeys: vaultKeys).migrate(writer)
+            try Schema.migrator(subkeys: subkeys).migrate(writer)
         } catch is DatabaseError {
             // Another process applied the same migration between GRDB's look
             // at the applied list and our transaction: its run won, ours
             // rolled back. Looking again finds nothing left to do (or the
             // real error again).
-            try Schema.migrator(vaultKeys: vaultKeys).migrate(writer)
+            try Schema.migrator(subkeys: subkeys).migrate(writer)
         }
         if sealing {
             try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

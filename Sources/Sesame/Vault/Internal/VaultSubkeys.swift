@@ -1,7 +1,7 @@
 import Crypto
 
 /// The unlocked master key and the keys derived from it for one open vault.
-struct VaultKeys: Sendable {
+struct VaultSubkeys: Sendable {
     let masterKey: SymmetricKey
     let vaultID: [UInt8]
     /// Authenticates whole item rows, so any edited column is detected

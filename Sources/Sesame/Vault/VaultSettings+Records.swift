@@ -10,18 +10,18 @@ import GRDB
 /// state whose integrity matters (attempt counters, feature-protection
 /// flags). Editing, swapping or truncating a record is reported as
 /// `tampered`, never read as a default.
-extension Vault {
+extension VaultSettings {
     /// Reads a setting. Never prompts.
     ///
     /// - Parameter name: The record's name, e.g. `"com.example.features"`.
     /// - Returns: Its bytes, or `nil` when never set.
     /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
-    public func setting(named name: String) async throws(VaultError) -> [UInt8]? {
-        let sealed = try await readDatabase { db in
+    public func value(named name: String) async throws(VaultError) -> [UInt8]? {
+        let sealed = try await vault.rows.readDatabase { db in
             try Data.fetchOne(db, sql: "SELECT sealed FROM setting WHERE name = ?", arguments: [name])
         }
         guard let sealed else { return nil }
-        return try openSetting(Array(sealed), name: name)
+        return try open(Array(sealed), name: name)
     }
 
     /// Writes or removes a setting. Never prompts.
@@ -30,8 +30,8 @@ extension Vault {
     ///   - value: The bytes, or `nil` to remove the record.
     ///   - name: The record's name.
     /// - Throws: ``VaultError`` with `ioError`.
-    public func setSetting(_ value: [UInt8]?, named name: String) async throws(VaultError) {
-        _ = try await updateSetting(named: name) { $0 = value }
+    public func set(_ value: [UInt8]?, named name: String) async throws(VaultError) {
+        _ = try await vault.settings.update(named: name) { $0 = value }
     }
 
     /// Changes a setting atomically across threads and processes: no other
@@ -44,13 +44,13 @@ extension Vault {
     /// - Throws: ``VaultError`` with `tampered` (the stored record is not
     ///   authentic; it is left as it is), `ioError`.
     @discardableResult
-    public func updateSetting(
+    public func update(
         named name: String, _ change: @escaping @Sendable (inout [UInt8]?) -> Void
     ) async throws(VaultError) -> [UInt8]? {
-        let key = vaultKeys.settingsKey
-        let associatedData = Self.settingAssociatedData(name)
+        let key = vault.subkeys.settingsKey
+        let associatedData = Self.associatedData(name)
         do {
-            return try await database.write { db -> [UInt8]? in
+            return try await vault.database.write { db -> [UInt8]? in
                 var value: [UInt8]?
                 if let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM setting WHERE name = ?", arguments: [name]) {
                     guard let plaintext = Envelope.open(sealed, key: key, associatedData: associatedData)
@@ -67,18 +67,18 @@ extension Vault {
                 return value
             }
         } catch {
-            throw VaultError(databaseError: error, path: path)
+            throw VaultError(databaseError: error, path: vault.path)
         }
     }
 
-    private func openSetting(_ sealed: [UInt8], name: String) throws(VaultError) -> [UInt8] {
-        guard let plaintext = Envelope.open(sealed, key: vaultKeys.settingsKey, associatedData: Self.settingAssociatedData(name)) else {
+    private func open(_ sealed: [UInt8], name: String) throws(VaultError) -> [UInt8] {
+        guard let plaintext = Envelope.open(sealed, key: vault.subkeys.settingsKey, associatedData: Self.associatedData(name)) else {
             throw VaultError(.tampered, "The setting \"\(name)\" failed its integrity check; it was edited or damaged and is left as it is")
         }
         return plaintext
     }
 
-    private static func settingAssociatedData(_ name: String) -> [UInt8] {
+    private static func associatedData(_ name: String) -> [UInt8] {
         Envelope.associatedData(Labels.setting) { writer in writer.field(name) }
     }
 }

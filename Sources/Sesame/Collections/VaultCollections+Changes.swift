@@ -7,7 +7,7 @@ import GRDB
 
 /// Collections and their aliases (SPEC D10), stored
 /// sealed in the vault (SPEC D9). Nothing here prompts.
-extension Vault {
+extension VaultCollections {
     /// The vault service that holds a collection's items:
     /// `secret-service/` (the prefix is persisted) and the collection's identifier. `sesame ls` shows
     /// the items under it; their accounts are the items' identifiers.
@@ -24,9 +24,9 @@ extension Vault {
     /// - Returns: The collections; none in a vault that never had one.
     /// - Throws: ``VaultError`` with `tampered` (a record was edited),
     ///   `damaged`, `ioError`.
-    public func collections() async throws(VaultError) -> [ItemCollection] {
-        let vaultKeys = vaultKeys
-        let records = try await readDatabase { db in try CollectionRecord.fetchAll(db, vaultKeys: vaultKeys) }
+    public func list() async throws(VaultError) -> [ItemCollection] {
+        let subkeys = vault.subkeys
+        let records = try await vault.rows.readDatabase { db in try CollectionRecord.fetchAll(db, subkeys: subkeys) }
         return records.map(\.description).sorted { ($0.label, $0.id) < ($1.label, $1.id) }
     }
 
@@ -36,8 +36,8 @@ extension Vault {
     /// - Returns: The collection.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func collection(_ id: String) async throws(VaultError) -> ItemCollection {
-        let vaultKeys = vaultKeys
-        guard let record = try await readDatabase({ db in try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) }) else {
+        let subkeys = vault.subkeys
+        guard let record = try await vault.rows.readDatabase({ db in try CollectionRecord.fetch(db, id: id, subkeys: subkeys) }) else {
             throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\"")
         }
         return record.description
@@ -52,15 +52,15 @@ extension Vault {
     /// - Returns: The new collection.
     /// - Throws: ``VaultError`` with `invalidName` (a control character),
     ///   `invalidArgument` (too long, an empty alias), `ioError`.
-    public func createCollection(label: String, alias: String? = nil) async throws(VaultError) -> ItemCollection {
+    public func create(label: String, alias: String? = nil) async throws(VaultError) -> ItemCollection {
         try CollectionNames.check(label: label, what: "collection")
         if let alias { try CollectionNames.check(alias: alias) }
-        let now = authenticators.clock.now().timeIntervalSince1970
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
         let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
-        let vaultKeys = vaultKeys
-        try await write { db in
-            try record.save(db, vaultKeys: vaultKeys)
-            if let alias { try AliasRecord.store(db, name: alias, collection: record.id, vaultKeys: vaultKeys) }
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            try record.save(db, subkeys: subkeys)
+            if let alias { try AliasRecord.store(db, name: alias, collection: record.id, subkeys: subkeys) }
         }
         return record.description
     }
@@ -71,14 +71,14 @@ extension Vault {
     /// - Parameter id: The collection's identifier.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered` (one of its
     ///   items does not open; nothing is deleted), `ioError`.
-    public func deleteCollection(_ id: String) async throws(VaultError) {
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil else {
+    public func delete(_ id: String) async throws(VaultError) {
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard try CollectionRecord.fetch(db, id: id, subkeys: subkeys) != nil else {
                 throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to delete")
             }
-            try AttributeIndex.deleteItems(ofCollection: id, db, vaultKeys: vaultKeys)
-            try AliasRecord.removeAll(pointingTo: id, db, vaultKeys: vaultKeys)
+            try AttributeIndex.deleteItems(ofCollection: id, db, subkeys: subkeys)
+            try AliasRecord.removeAll(pointingTo: id, db, subkeys: subkeys)
             try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
         }
     }
@@ -90,17 +90,17 @@ extension Vault {
     ///   - id: The collection's identifier.
     /// - Throws: ``VaultError`` with `itemNotFound`, `invalidName`,
     ///   `invalidArgument`, `tampered`, `ioError`.
-    public func setCollectionLabel(_ label: String, of id: String) async throws(VaultError) {
+    public func setLabel(_ label: String, of id: String) async throws(VaultError) {
         try CollectionNames.check(label: label, what: "collection")
-        let now = authenticators.clock.now().timeIntervalSince1970
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard var record = try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) else {
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard var record = try CollectionRecord.fetch(db, id: id, subkeys: subkeys) else {
                 throw VaultError(.itemNotFound, "No collection \"\(id.escapingControlCharacters())\" to relabel")
             }
             record.label = label
             record.modified = max(now, record.modified)
-            try record.save(db, vaultKeys: vaultKeys)
+            try record.save(db, subkeys: subkeys)
         }
     }
 
@@ -111,10 +111,10 @@ extension Vault {
     ///   points nowhere (or at a collection since deleted).
     /// - Throws: ``VaultError`` with `tampered`, `damaged`, `ioError`.
     public func alias(named name: String) async throws(VaultError) -> String? {
-        let vaultKeys = vaultKeys
-        return try await readDatabase { db -> String? in
-            guard let id = try AliasRecord.fetch(db, name: name, vaultKeys: vaultKeys),
-                  try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil else { return nil }
+        let subkeys = vault.subkeys
+        return try await vault.rows.readDatabase { db -> String? in
+            guard let id = try AliasRecord.fetch(db, name: name, subkeys: subkeys),
+                  try CollectionRecord.fetch(db, id: id, subkeys: subkeys) != nil else { return nil }
             return id
         }
     }
@@ -137,18 +137,18 @@ extension Vault {
         if let found = try await alias(named: name) { return found }
         try CollectionNames.check(alias: name)
         try CollectionNames.check(label: label, what: "collection")
-        let vaultKeys = vaultKeys
-        let now = authenticators.clock.now().timeIntervalSince1970
+        let subkeys = vault.subkeys
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
         let record = CollectionRecord(id: CollectionNames.newIdentifier(), label: label, created: now, modified: now)
         let chosen = Locked(record.id)
-        try await write { db in
+        try await vault.rows.write { db in
             // Another process may have made it meanwhile: its collection wins.
-            if let id = try AliasRecord.fetch(db, name: name, vaultKeys: vaultKeys), try CollectionRecord.fetch(db, id: id, vaultKeys: vaultKeys) != nil {
+            if let id = try AliasRecord.fetch(db, name: name, subkeys: subkeys), try CollectionRecord.fetch(db, id: id, subkeys: subkeys) != nil {
                 chosen.withLock { $0 = id }
                 return
             }
-            try record.save(db, vaultKeys: vaultKeys)
-            try AliasRecord.store(db, name: name, collection: record.id, vaultKeys: vaultKeys)
+            try record.save(db, subkeys: subkeys)
+            try AliasRecord.store(db, name: name, collection: record.id, subkeys: subkeys)
         }
         return chosen.withLock { $0 }
     }
@@ -162,12 +162,12 @@ extension Vault {
     ///   `invalidName`, `invalidArgument`, `tampered`, `ioError`.
     public func setAlias(_ name: String, to collection: String?) async throws(VaultError) {
         try CollectionNames.check(alias: name)
-        let vaultKeys = vaultKeys
-        try await write { db in
-            if let collection, try CollectionRecord.fetch(db, id: collection, vaultKeys: vaultKeys) == nil {
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            if let collection, try CollectionRecord.fetch(db, id: collection, subkeys: subkeys) == nil {
                 throw VaultError(.itemNotFound, "No collection \"\(collection.escapingControlCharacters())\" for the alias \"\(name.escapingControlCharacters())\"")
             }
-            try AliasRecord.store(db, name: name, collection: collection, vaultKeys: vaultKeys)
+            try AliasRecord.store(db, name: name, collection: collection, subkeys: subkeys)
         }
     }
 }

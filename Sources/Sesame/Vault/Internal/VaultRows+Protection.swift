@@ -2,7 +2,7 @@ import Crypto
 
 /// Sealing a new row under an access control: one path for items and keys,
 /// so a key is protected exactly as an item is (SPEC D2, D5, D6, D7).
-extension Vault {
+extension VaultRows {
     /// What a new row's wrappings are made from.
     struct NewProtection {
         /// The enrolment a `biometryCurrentSet` row is bound to.
@@ -24,11 +24,11 @@ extension Vault {
         context: AuthenticationContext?
     ) async throws(VaultError) -> NewProtection {
         if accessibility == .whenPasscodeSetThisDeviceOnly {
-            guard let verifier = authenticators.devicePasscode, case .set = await verifier.currentState() else {
+            guard let verifier = vault.authenticators.devicePasscode, case .set = await verifier.currentState() else {
                 throw VaultError(.notAvailable, "\(name) is whenPasscodeSetThisDeviceOnly, but no device passcode is set")
             }
         }
-        let context = context ?? makeContext()
+        let context = context ?? vault.makeContext()
         var domainState: DomainState?
         if accessControl.flags.contains(.biometryCurrentSet) {
             domainState = context.authorization(for: accessControl, operation: operation)?.domainState ?? context.domainState
@@ -60,7 +60,7 @@ extension Vault {
         _ rowKey: SymmetricKey, id: Int64, label: String, accessControl: AccessControl, accessibility: ItemAccessibility,
         protection: NewProtection
     ) throws(VaultError) -> [UInt8] {
-        let cost = applicationPasswordCost
+        let cost = vault.applicationPasswordCost
         var wrappings: [Wrapping] = []
         for factors in accessControl.wrappingFactorSets {
             var salt: [UInt8] = []
@@ -70,7 +70,7 @@ extension Vault {
                 passwordKey = try derivePasswordKey(password, salt: salt, cost: cost)
             }
             let classKey = KeyDerivation.classKey(
-                vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
+                vault.subkeys.masterKey, vaultID: vault.subkeys.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: factors, domainState: protection.domainState?.bytes, passwordKey: passwordKey)
             let sealed = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(rowKey.bytes, key: classKey, associatedData: Wrapping.associatedData(label, itemID: id, factors: factors)) }
             wrappings.append(Wrapping(factors: factors, salt: salt, cost: passwordKey == nil ? nil : cost, sealed: sealed))

@@ -5,7 +5,7 @@ import Crypto
 /// control as reading an item does (D1 lockout first, D3 a context
 /// authorised for that very operation, D5 enrolment binding), then uses the
 /// private key inside the vault and drops it.
-extension Vault {
+extension VaultKeys {
     /// Signs `data` with a signing key (SPEC A12 `useKeySign`).
     ///
     /// Ed25519 signs the message itself (RFC 8032); P-256 signs its SHA-256
@@ -47,7 +47,7 @@ extension Vault {
         _ data: [UInt8], withKey name: String, service: String, encoding: SignatureEncoding?, rsaScheme: RSASignatureScheme?,
         operationPrompt: String, context: AuthenticationContext?
     ) async throws(VaultError) -> [UInt8] {
-        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let row = try await vault.rows.verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .signing)
         let isRSA = algorithm.rsaBits != nil
         guard rsaScheme == nil || isRSA else {
@@ -59,7 +59,7 @@ extension Vault {
         }
         if rsaScheme == .pkcs1SHA1 {
             // Here, not in an agent, so that no process signs SHA-1 with an unmarked key (SPEC D8); before any prompt.
-            guard try KeyConstraintsRecord.open(row, key: vaultKeys.constraintsKey)?.constraints.allowsSHA1Signatures == true else {
+            guard try KeyConstraintsRecord.open(row, key: vault.subkeys.constraintsKey)?.constraints.allowsSHA1Signatures == true else {
                 throw VaultError(.invalidArgument, "\(row.name) is not marked for SHA-1 signatures (ssh-rsa), which are broken; "
                                  + "it signs rsa-sha2-256 and rsa-sha2-512. Only a key created or imported with the mark "
                                  + "(KeyConstraints.allowsSHA1Signatures; sesame key create/import --allow-sha1) signs SHA-1")
@@ -93,7 +93,7 @@ extension Vault {
     public func decrypt(
         _ ciphertext: [UInt8], withKey name: String, service: String, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> SecretBytes {
-        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let row = try await vault.rows.verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .keyAgreement)
         try await enforceConstraints(of: row, prompt: operationPrompt, context: context)
         let key = try await privateKey(row, algorithm: algorithm, operation: .useKeyDecrypt, prompt: operationPrompt, context: context)
@@ -121,7 +121,7 @@ extension Vault {
     public func sharedSecret(
         withKey name: String, service: String, peer: PublicKey, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> SecretBytes {
-        let row = try await verifiedRow(table: "key", service: service, account: name)
+        let row = try await vault.rows.verifiedRow(table: "key", service: service, account: name)
         let algorithm = try Self.algorithm(of: row, for: .keyAgreement)
         guard peer.algorithm == algorithm else {
             throw VaultError(.invalidArgument, "\(row.name) is \(algorithm); the peer key is \(peer.algorithm)")
@@ -152,8 +152,8 @@ extension Vault {
     private func privateKey(
         _ row: ItemRow, algorithm: KeyAlgorithm, operation: AccessControlOperation, prompt: String, context: AuthenticationContext?
     ) async throws(VaultError) -> PrivateKeyMaterial {
-        let rowKey = try await unlockItemKey(row, operation: operation, prompt: prompt, context: context)
-        var stored = try open(row.ciphertext, key: rowKey, associatedData: row.associatedData, what: "the private key of \(row.name)")
+        let rowKey = try await vault.rows.unlockItemKey(row, operation: operation, prompt: prompt, context: context)
+        var stored = try vault.rows.open(row.ciphertext, key: rowKey, associatedData: row.associatedData, what: "the private key of \(row.name)")
         defer { wipe(&stored) }
         let key = try PrivateKeyMaterial(algorithm: algorithm, stored: stored)
         guard key.publicKey.rawRepresentation == row.key?.publicKey else {

@@ -11,7 +11,7 @@ import GRDB
 /// content type sealed with their other attributes and found through keyed
 /// hashes (SPEC D9). Listing and searching never prompt and never decrypt
 /// a value.
-extension Vault {
+extension VaultCollections {
     /// The items of a collection, sorted by label then identifier. Never
     /// prompts; opens only that collection's rows.
     ///
@@ -56,7 +56,7 @@ extension Vault {
     }
 
     /// Creates an item in a collection.
-    /// Never prompts, as ``add(_:service:account:label:accessibility:accessControl:context:)``.
+    /// Never prompts, as ``VaultItems/add(_:service:account:label:accessibility:accessControl:context:)``.
     ///
     /// With `replacing`, an item of the same collection whose attributes
     /// are exactly `attributes` is replaced in the same transaction: the new
@@ -100,12 +100,12 @@ extension Vault {
     ) async throws(VaultError) -> AttributedItem {
         if let dates {
             // SPEC D9: as the file import, a date from outside is checked before anything is sealed.
-            let now = authenticators.clock.now().timeIntervalSince1970
+            let now = vault.authenticators.clock.now().timeIntervalSince1970
             if let problem = OutsideText.problem(date: dates.created, now: now) ?? OutsideText.problem(date: dates.modified, now: now) {
                 throw VaultError(.invalidArgument, "Not created: \(problem)")
             }
         }
-        try Self.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
+        try Vault.checkValueSize(value, of: "the item \"\(label.escapingControlCharacters())\"")
         _ = try await self.collection(collection)
         var identifier = CollectionNames.newIdentifier()
         var accessControl = accessControl
@@ -116,7 +116,7 @@ extension Vault {
             if let existing = replaced.first { identifier = existing.account }
             // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
             for existing in replaced {
-                let kept = try await accessControlReplacing(existing, requested: accessControl, context: context)
+                let kept = try await vault.rows.accessControlReplacing(existing, requested: accessControl, context: context)
                 if !kept.userFactors.isEmpty { accessControl = kept }
             }
         }
@@ -124,13 +124,13 @@ extension Vault {
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
             accessControl: accessControl, context: context, dates: dates)
         let checked = replaced
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard try CollectionRecord.fetch(db, id: collection, vaultKeys: vaultKeys) != nil else {
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard try CollectionRecord.fetch(db, id: collection, subkeys: subkeys) != nil else {
                 throw VaultError(.itemNotFound, "The collection \"\(collection.escapingControlCharacters())\" was deleted meanwhile; nothing was written")
             }
             if replacing {
-                let found = try AttributeIndex.search(db, query: AttributeIndex.Query(attributes: attributes, collection: collection), vaultKeys: vaultKeys)
+                let found = try AttributeIndex.search(db, query: AttributeIndex.Query(attributes: attributes, collection: collection), subkeys: subkeys)
                 guard found.tampered.isEmpty else {
                     throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
                 }
@@ -143,11 +143,11 @@ extension Vault {
                     try AttributeIndex.remove(table: "item", id: old.id, db)
                 }
             }
-            guard try ItemRow.fetch(db, service: row.service, account: row.account, vaultKeys: vaultKeys) == nil else {
+            guard try ItemRow.fetch(db, service: row.service, account: row.account, subkeys: subkeys) == nil else {
                 throw VaultError(.duplicateItem, "\(row.name) already exists (it changed while being replaced); nothing was written")
             }
-            try row.insert(db, vaultKeys: vaultKeys)
-            try CollectionRecord.touch(db, id: collection, now: row.created, vaultKeys: vaultKeys)
+            try row.insert(db, subkeys: subkeys)
+            try CollectionRecord.touch(db, id: collection, now: row.created, subkeys: subkeys)
         }
         guard let item = row.attributedItem else { throw VaultError(.ioError, "\(row.name) was written with an unreadable access control") }
         return item
@@ -161,13 +161,13 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `ioError`.
     public func deleteItem(_ id: String, inCollection collection: String) async throws(VaultError) {
         let row = try await attributedRow(id, inCollection: collection)
-        let vaultKeys = vaultKeys
-        let now = authenticators.clock.now().timeIntervalSince1970
-        try await write { db in
-            guard try ItemRow.delete(db, service: row.service, account: row.account, vaultKeys: vaultKeys) else {
+        let subkeys = vault.subkeys
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
+        try await vault.rows.write { db in
+            guard try ItemRow.delete(db, service: row.service, account: row.account, subkeys: subkeys) else {
                 throw VaultError(.itemNotFound, "\(row.name) was deleted meanwhile")
             }
-            try CollectionRecord.touch(db, id: collection, now: now, vaultKeys: vaultKeys)
+            try CollectionRecord.touch(db, id: collection, now: now, subkeys: subkeys)
         }
     }
 
@@ -185,25 +185,25 @@ extension Vault {
         try CollectionNames.check(contentType: contentType)
         let name = "the item \"\(label.escapingControlCharacters())\" of collection \"\(collection.escapingControlCharacters())\""
         let accessibility = ItemAccessibility.whenUnlocked
-        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
+        let protection = try await vault.rows.newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
         let id = Int64.random(in: 1...Int64.max)
         let itemKey = SymmetricKey(size: .bits256)
-        let wrappings = try wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
+        let wrappings = try vault.rows.wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
                                  protection: protection)
-        let now = authenticators.clock.now().timeIntervalSince1970
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
         var row = ItemRow(
             id: id, service: CollectionNames.service(ofCollection: collection), account: identifier, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: dates?.created ?? now, modified: dates?.modified ?? now,
-            wrappings: wrappings, commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [])
+            wrappings: wrappings, commitment: protection.domainState.map { vault.subkeys.commitment(to: $0) }, ciphertext: [])
         row.attributedFields = AttributedItemFields(contentType: contentType, attributes: attributes)
-        try sealValue(value, into: &row, key: itemKey)
+        try vault.rows.sealValue(value, into: &row, key: itemKey)
         return row
     }
 
     /// What the index finds for `query`, every candidate checked.
     func attributeSearch(_ query: AttributeIndex.Query) async throws(VaultError) -> AttributeIndex.Found {
-        let vaultKeys = vaultKeys
-        let found = try await readDatabase { db in try AttributeIndex.search(db, query: query, vaultKeys: vaultKeys) }
+        let subkeys = vault.subkeys
+        let found = try await vault.rows.readDatabase { db in try AttributeIndex.search(db, query: query, subkeys: subkeys) }
         guard found.tampered.isEmpty else {
             throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(found.tampered.joined(separator: ", "))")
         }
@@ -213,7 +213,7 @@ extension Vault {
     /// The verified row of an attributed item; an ordinary item of the
     /// same service and account is not one.
     func attributedRow(_ id: String, inCollection collection: String) async throws(VaultError) -> ItemRow {
-        let row = try await verifiedRow(service: CollectionNames.service(ofCollection: collection), account: id)
+        let row = try await vault.rows.verifiedRow(service: CollectionNames.service(ofCollection: collection), account: id)
         guard row.attributedFields != nil else {
             throw VaultError(.itemNotFound, "No item \"\(id.escapingControlCharacters())\" in collection \"\(collection.escapingControlCharacters())\"")
         }

@@ -3,7 +3,7 @@
 /// found the same way, through keyed hashes, so a tool that keeps many items
 /// in one service (git's credentials) finds its own without opening every
 /// row of the service.
-extension Vault {
+extension VaultCollections {
     /// The items of `service` whose lookup attributes include every pair of
     /// `attributes`, sorted by account. Never prompts, never decrypts a value.
     ///

@@ -7,7 +7,7 @@ import Crypto
 import GRDB
 
 /// The passcode slot behind the attempt gate (SPEC E3, E5).
-extension Vault {
+extension VaultSlots {
     /// The delays after wrong vault passcodes: iOS's (SPEC E3).
     static let passcodeBackoff = BackoffSchedule.standard
 
@@ -70,11 +70,11 @@ extension Vault {
     /// - Throws: ``VaultError`` with `tampered` (the record was deleted or
     ///   edited), `insecurePermissions`, `damaged`, `ioError`.
     public static func passcodeAttempts(at path: String, clock: any AuthenticationClock = SystemClock()) async throws(VaultError) -> PasscodeAttempts? {
-        let database = try openExisting(path)
+        let database = try Vault.openExisting(path)
         let counter: AttemptCounter?
         do {
             counter = try await database.read { db -> AttemptCounter? in
-                let format = try readFormat(db, path: path)
+                let format = try Vault.readFormat(db, path: path)
                 guard try Bool.fetchOne(db, sql: "SELECT 1 FROM slot WHERE kind = ?", arguments: [PasscodeSlotLedger.subject]) == true else {
                     return nil
                 }

@@ -2,7 +2,7 @@
 /// this vault can open, as a Secure Enclave key's `dataRepresentation` is
 /// usable on its device alone. A passkey's credential id is one: a relying
 /// party stores it and sends it back, and learns nothing from it.
-extension Vault {
+extension VaultKeys {
     /// A handle to the key `name` of `service`, bound to `binding`.
     ///
     /// The handle is the key's name sealed under a key of this vault's
@@ -17,8 +17,8 @@ extension Vault {
     ///   - binding: What the handle is for; the same bytes must be given to open it.
     /// - Returns: 12 + the name's UTF-8 length + 16 bytes.
     /// - Throws: ``VaultError`` `ioError` when the crypto library fails.
-    public func keyHandle(service: String, name: String, binding: [UInt8]) throws(VaultError) -> [UInt8] {
-        try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(Array(name.utf8), key: vaultKeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding)) }
+    public func handle(service: String, name: String, binding: [UInt8]) throws(VaultError) -> [UInt8] {
+        try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(Array(name.utf8), key: vault.subkeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding)) }
     }
 
     /// The name of the key that `handle` refers to, when this vault made the
@@ -26,12 +26,12 @@ extension Vault {
     /// the key still exists is not checked. Never prompts, reads nothing.
     ///
     /// - Parameters:
-    ///   - handle: Bytes from ``keyHandle(service:name:binding:)``, or anything.
+    ///   - handle: Bytes from ``VaultKeys/handle(service:name:binding:)``, or anything.
     ///   - service: The service the key must be of.
     ///   - binding: What the handle must be bound to.
     /// - Returns: The key's name, or `nil`.
-    public func keyName(fromHandle handle: [UInt8], service: String, binding: [UInt8]) -> String? {
-        guard let name = Envelope.open(handle, key: vaultKeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding)) else {
+    public func name(fromHandle handle: [UInt8], service: String, binding: [UInt8]) -> String? {
+        guard let name = Envelope.open(handle, key: vault.subkeys.keyHandleKey, associatedData: Self.keyHandleData(service: service, binding: binding)) else {
             return nil
         }
         return String(validating: name, as: UTF8.self)

@@ -7,22 +7,7 @@ import Crypto
 import GRDB
 
 /// Adding, reading, changing and removing items (SPEC D2–D6).
-extension Vault {
-    /// No user check: the item opens whenever the vault is unlocked.
-    public static let noAccessControl = try! AccessControl([])  // try!: only contradictory biometry flags are refused, and there are none
-
-    /// The largest value an item holds: 16 MiB. Far more than any password,
-    /// token or key file; a larger value is refused by name (`invalidArgument`)
-    /// before anything is asked or written, whichever API or command stores it.
-    public static let maximumValueSize = 16 << 20
-
-    /// Refuses a value over ``maximumValueSize``, naming what it was for.
-    static func checkValueSize(_ value: SecretBytes, of name: String) throws(VaultError) {
-        guard value.count <= maximumValueSize else {
-            throw VaultError(.invalidArgument, "The value of \(name) is \(value.count) bytes; at most \(maximumValueSize) bytes (16 MiB) are stored")
-        }
-    }
-
+extension VaultItems {
     /// Adds an item. Never prompts.
     ///
     /// A `biometryCurrentSet` item is bound to the enrolment now (learnt
@@ -71,7 +56,7 @@ extension Vault {
         }
         try OutsideText.checkNames(service: service, account: account, label: label, what: "item")
         let name = "\"\(account)\" of \"\(service)\""
-        try Self.checkValueSize(value, of: name)
+        try Vault.checkValueSize(value, of: name)
         if let attributes {
             // A collection's service holds only its own items, made by createItem.
             guard CollectionNames.collection(ofService: service) == nil else {
@@ -83,41 +68,41 @@ extension Vault {
         var replaced: ItemRow?
         if replacing {
             do throws(VaultError) {
-                replaced = try await verifiedRow(service: service, account: account)
+                replaced = try await vault.rows.verifiedRow(service: service, account: account)
             } catch where error.status == .itemNotFound {
                 replaced = nil
             }
             // SPEC D11: a protected item is replaced only through its access control, and keeps it.
-            if let replaced { accessControl = try await accessControlReplacing(replaced, requested: accessControl, context: context) }
+            if let replaced { accessControl = try await vault.rows.accessControlReplacing(replaced, requested: accessControl, context: context) }
         }
-        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
+        let protection = try await vault.rows.newProtection(accessControl, accessibility: accessibility, operation: .createItem, name: name, context: context)
         let id = Int64.random(in: 1...Int64.max)
         let itemKey = SymmetricKey(size: .bits256)
-        let wrappings = try wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
+        let wrappings = try vault.rows.wrap(itemKey, id: id, label: Labels.itemKey, accessControl: accessControl, accessibility: accessibility,
                                  protection: protection)
-        let now = authenticators.clock.now().timeIntervalSince1970
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
         var row = ItemRow(
             id: id, service: service, account: account, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: dates?.created ?? now, modified: dates?.modified ?? now, wrappings: wrappings,
-            commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [])
+            commitment: protection.domainState.map { vault.subkeys.commitment(to: $0) }, ciphertext: [])
         row.attributedFields = attributes.map { AttributedItemFields(contentType: "text/plain", attributes: $0) }
-        try sealValue(value, into: &row, key: itemKey)
+        try vault.rows.sealValue(value, into: &row, key: itemKey)
         let finished = row
-        let keys = vaultKeys
+        let keys = vault.subkeys
         let checked = replaced
-        try await write { db in
-            if replacing, let current = try ItemRow.fetch(db, service: service, account: account, vaultKeys: keys) {
+        try await vault.rows.write { db in
+            if replacing, let current = try ItemRow.fetch(db, service: service, account: account, subkeys: keys) {
                 // Only the row that was checked goes; one that appeared or changed since is kept.
                 guard let checked, current.isSameRevision(as: checked) else {
                     throw VaultError(.duplicateItem, "\(name) changed while being replaced; it is kept as it is and nothing was written")
                 }
-                _ = try ItemRow.delete(db, service: service, account: account, vaultKeys: keys)
+                _ = try ItemRow.delete(db, service: service, account: account, subkeys: keys)
             }
-            guard try ItemRow.fetch(db, service: service, account: account, vaultKeys: keys) == nil else {
+            guard try ItemRow.fetch(db, service: service, account: account, subkeys: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(name) already exists; update it or delete it first")
             }
-            try finished.insert(db, vaultKeys: keys)
+            try finished.insert(db, subkeys: keys)
         }
     }
 
@@ -143,9 +128,9 @@ extension Vault {
     public func read(
         service: String, account: String, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> SecretBytes {
-        let row = try await verifiedRow(service: service, account: account)
-        let itemKey = try await unlockItemKey(row, operation: .useItem, prompt: operationPrompt, context: context)
-        var plaintext = try open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
+        let row = try await vault.rows.verifiedRow(service: service, account: account)
+        let itemKey = try await vault.rows.unlockItemKey(row, operation: .useItem, prompt: operationPrompt, context: context)
+        var plaintext = try vault.rows.open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
         defer { wipe(&plaintext) }
         return SecretBytes(plaintext)
     }
@@ -163,9 +148,9 @@ extension Vault {
     public func update(
         _ value: SecretBytes, service: String, account: String, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) {
-        let original = try await verifiedRow(service: service, account: account)
-        let itemKey = try await unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
-        try await replace(original, with: value, key: itemKey, orElse: "nothing was written")
+        let original = try await vault.rows.verifiedRow(service: service, account: account)
+        let itemKey = try await vault.rows.unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
+        try await vault.rows.replace(original, with: value, key: itemKey, orElse: "nothing was written")
     }
 
     /// Deletes an item. Never prompts, as the keychain's delete.
@@ -175,9 +160,9 @@ extension Vault {
     ///   - account: The item's account.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
     public func delete(service: String, account: String) async throws(VaultError) {
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard try ItemRow.delete(db, service: service, account: account, vaultKeys: vaultKeys) else {
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard try ItemRow.delete(db, service: service, account: account, subkeys: subkeys) else {
                 throw VaultError(.itemNotFound, "No item \"\(account)\" of \"\(service)\" to delete")
             }
         }
@@ -191,10 +176,10 @@ extension Vault {
     /// - Returns: `true` when it exists.
     /// - Throws: ``VaultError`` with `damaged` or `ioError`.
     public func contains(service: String, account: String) async throws(VaultError) -> Bool {
-        let vaultKeys = vaultKeys
-        return try await readDatabase { db in
+        let subkeys = vault.subkeys
+        return try await vault.rows.readDatabase { db in
             if try ItemRow.isSealed(db, table: "item") {
-                let lookup = Data(vaultKeys.lookup(table: "item", service: service, account: account))
+                let lookup = Data(subkeys.lookup(table: "item", service: service, account: account))
                 return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE lookup = ?", arguments: [lookup]) ?? false
             }
             return try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE service = ? AND account = ?", arguments: [service, account]) ?? false
@@ -211,7 +196,7 @@ extension Vault {
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered` (the row fails
     ///   its integrity check), `damaged`, `ioError`.
     public func attributes(service: String, account: String) async throws(VaultError) -> VaultItem {
-        let row = try await verifiedRow(service: service, account: account)
+        let row = try await vault.rows.verifiedRow(service: service, account: account)
         guard let item = row.attributes else {
             throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read")
         }
@@ -226,112 +211,44 @@ extension Vault {
     ///   check (named in the message; other items stay readable one by one),
     ///   `damaged`, `ioError`.
     public func list(service: String? = nil) async throws(VaultError) -> [VaultItem] {
-        try await verifiedRows(table: "item", service: service) { $0.attributes }
+        try await vault.rows.verifiedRows(table: "item", service: service) { $0.attributes }
     }
 
-    // MARK: Helpers
-
-    /// Every row of `table` (of one service, or all), sorted, each checked
-    /// and described by `describe`; rows that fail are all named in one
-    /// `tampered` error. A `key` table that does not exist yet has no rows.
-    /// Names are sealed (SPEC D9), so every row is opened and the service
-    /// filtered here: a full scan, as listing always was.
-    func verifiedRows<Described>(
-        table: String, service: String?, _ describe: @escaping @Sendable (ItemRow) -> Described?
-    ) async throws(VaultError) -> [Described] {
-        let vaultKeys = vaultKeys
-        let results = try await readDatabase { db in try ItemRow.fetchAll(db, table: table, vaultKeys: vaultKeys) }
-        var rows: [ItemRow] = []
-        var tampered: [String] = []
-        for result in results {
-            switch result {
-            case .success(let row): rows.append(row)
-            case .failure(let error): tampered.append(error.message)
-            }
-        }
-        rows = rows.filter { service == nil || $0.service == service }.sorted { ($0.service, $0.account) < ($1.service, $1.account) }
-        var described: [Described] = []
-        for row in rows {
-            guard vaultKeys.verify(row), let value = describe(row) else {
-                tampered.append(row.name)
-                continue
-            }
-            described.append(value)
-        }
-        guard tampered.isEmpty else {
-            throw VaultError(.tampered, "These failed their integrity check (edited or swapped rows): \(tampered.joined(separator: ", "))")
-        }
-        return described
-    }
-
-    /// The row of `service`/`account` in `table` (`item`, or `key` for
-    /// ``KeyAlgorithm`` keys), after checking its MAC.
-    func verifiedRow(table: String = "item", service: String, account: String) async throws(VaultError) -> ItemRow {
-        let vaultKeys = vaultKeys
-        let row = try await readDatabase { db in
-            try ItemRow.fetch(db, table: table, service: service, account: account, vaultKeys: vaultKeys)
-        }
-        guard let row, (row.key == nil) == (table == "item") else {
-            throw VaultError(.itemNotFound, "No \(table) \"\(account)\" of \"\(service)\"")
-        }
-        guard vaultKeys.verify(row) else {
-            throw VaultError(.tampered, "\(row.name) failed its integrity check: its row was edited, swapped or damaged. Sesame does not repair it")
-        }
-        return row
-    }
-
-    /// Encrypts `value` into `row` under the item key, bound to the row's
-    /// identity, then MACs the row; the plaintext copy is wiped.
-    func sealValue(_ value: SecretBytes, into row: inout ItemRow, key itemKey: SymmetricKey) throws(VaultError) {
-        try Self.checkValueSize(value, of: row.name)
-        var plaintext = value.withUnsafeBytes { Array($0) }
-        defer { wipe(&plaintext) }
-        row.ciphertext = try VaultError.sealing { () throws(CryptoFailure) in try Envelope.seal(plaintext, key: itemKey, associatedData: row.associatedData) }
-        row.lookup = vaultKeys.lookup(table: row.table, service: row.service, account: row.account)
-        row.mac = vaultKeys.mac(row)
-    }
-
-    /// Writes in one transaction, after bringing the file to the current
-    /// format (rows are only ever written sealed).
-    func write(_ body: @escaping @Sendable (Database) throws -> Void) async throws(VaultError) {
-        try upgradeIfNeeded()
-        do {
-            try await database.write(body)
-        } catch {
-            throw VaultError(databaseError: error, path: path)
-        }
-    }
-
-    func readDatabase<Value: Sendable>(_ body: @escaping @Sendable (Database) throws -> Value) async throws(VaultError) -> Value {
-        do {
-            return try await database.read(body)
-        } catch {
-            throw VaultError(databaseError: error, path: path)
-        }
-    }
-
-    func open(_ sealed: [UInt8], key: SymmetricKey, associatedData: [UInt8], what: String) throws(VaultError) -> [UInt8] {
-        guard let plaintext = Envelope.open(sealed, key: key, associatedData: associatedData) else {
-            throw VaultError(.tampered, "\(what) does not decrypt: it was edited or moved from another item")
-        }
-        return plaintext
-    }
-
-    func derivePasswordKey(_ password: SecretBytes, salt: [UInt8], cost: ScryptCost) throws(VaultError) -> SymmetricKey {
-        do {
-            return try KeyDerivation.passwordKey(password, salt: salt, cost: cost)
-        } catch {
-            throw VaultError(.ioError, "scrypt failed: \(error)")
-        }
-    }
-}
-
-extension ItemRow {
-    var attributes: VaultItem? {
-        guard let accessibility = ItemAccessibility(rawValue: accessibility),
-              let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
-        return VaultItem(
-            service: service, account: account, label: label, accessibility: accessibility, accessControl: accessControl,
-            created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified))
+    /// Reads an item's value, authenticating once as
+    /// ``read(service:account:operationPrompt:context:)`` does, and replaces
+    /// it with what `change` makes of it, only if no other process changed
+    /// the item meanwhile (compare and swap on the item's revision).
+    ///
+    /// For integrations whose stored value moves on with each use (a HOTP
+    /// counter): the new value is durable before the result is handed back,
+    /// so a crash never hands out the same result twice, and two processes
+    /// reading the same value never both succeed.
+    ///
+    /// - Parameters:
+    ///   - service: The item's service.
+    ///   - account: The item's account.
+    ///   - operationPrompt: Why the item is needed, shown on the prompt.
+    ///   - context: An authorised context, or one to prompt on.
+    ///   - consequence: The end of the message when another process got there
+    ///     first ("no code was used").
+    ///   - change: Given the value, returns the value to store (`nil`: leave
+    ///     the item as it is) and the caller's result.
+    /// - Returns: What `change` returned.
+    /// - Throws: ``VaultError`` as `read` does; `change`'s own error;
+    ///   `itemNotFound` when another process changed or deleted the item
+    ///   while this one authenticated (nothing was written).
+    package func updateValue<Result: Sendable>(
+        service: String, account: String, operationPrompt: String, context: AuthenticationContext?,
+        consequence: String = "nothing was used", _ change: (SecretBytes) throws(VaultError) -> (newValue: SecretBytes?, result: Result)
+    ) async throws(VaultError) -> Result {
+        let original = try await vault.rows.verifiedRow(service: service, account: account)
+        let itemKey = try await vault.rows.unlockItemKey(original, operation: .useItem, prompt: operationPrompt, context: context)
+        var plaintext = try vault.rows.open(original.ciphertext, key: itemKey, associatedData: original.associatedData, what: "the value of \(original.name)")
+        let stored = SecretBytes(plaintext)
+        wipe(&plaintext)
+        let (newValue, result) = try change(stored)
+        guard let newValue else { return result }
+        try await vault.rows.replace(original, with: newValue, key: itemKey, orElse: consequence)
+        return result
     }
 }

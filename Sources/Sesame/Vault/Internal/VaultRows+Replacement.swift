@@ -6,7 +6,7 @@
 /// without a prompt (on a context already authorised for it), and keeps
 /// it: a client never turns a finger-protected item into an open one, nor
 /// overwrites it unseen.
-extension Vault {
+extension VaultRows {
     /// The access control the replacement of `existing` gets, once the
     /// caller has shown it may replace it. Never prompts.
     ///
@@ -28,7 +28,7 @@ extension Vault {
             throw VaultError(.tampered, "\(existing.name) has an unreadable access control")
         }
         guard !current.userFactors.isEmpty else { return requested }
-        let context = context ?? makeContext()
+        let context = context ?? vault.makeContext()
         guard await !context.needsPrompt(for: current, operation: .useItem) else {
             throw VaultError(.interactionNotAllowed, """
                 \(existing.name) is protected (\(current)); it is kept as it is: replacing it needs that \

@@ -1,7 +1,7 @@
 import Crypto
 
 /// Turning a user's authentication into an item key (SPEC D1, D3, D5, D6).
-extension Vault {
+extension VaultRows {
     private static let strictBiometry: Set<AccessControl.Flag> = [.biometryAny, .biometryCurrentSet]
 
     /// Authenticates for `row`'s access control, then unwraps its item key
@@ -23,7 +23,7 @@ extension Vault {
         if row.commitment?.isEmpty == true, wrappings.allSatisfy({ $0.factors.contains(.biometryCurrentSet) }) {
             throw Self.invalidated(row)
         }
-        let context = context ?? makeContext()
+        let context = context ?? vault.makeContext()
         if try await enrolmentAlreadyChanged(row, wrappings: wrappings, accessControl: accessControl, operation: operation, context: context) {
             try await forgetEnrolmentBoundKeys(of: row)
             throw Self.invalidated(row)
@@ -54,7 +54,7 @@ extension Vault {
               case .available = await BiometryState.current(on: context),
               let current = context.domainState
         else { return false }
-        return !ConstantTime.equals(vaultKeys.commitment(to: current), commitment)
+        return !ConstantTime.equals(vault.subkeys.commitment(to: current), commitment)
     }
 
     private static func invalidated(_ row: ItemRow) -> VaultError {
@@ -74,15 +74,15 @@ extension Vault {
             if wrapping.factors.contains(.biometryCurrentSet) { wrapping.sealed = [] }
             return wrapping
         })
-        updated.lookup = vaultKeys.lookup(table: row.table, service: row.service, account: row.account)
-        updated.mac = vaultKeys.mac(updated)
+        let subkeys = vault.subkeys
+        updated.lookup = subkeys.lookup(table: row.table, service: row.service, account: row.account)
+        updated.mac = subkeys.mac(updated)
         let finished = updated
-        let vaultKeys = vaultKeys
         try await write { db in
             // Only the row that was judged; a concurrent change wins.
-            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account, vaultKeys: vaultKeys),
+            guard let current = try ItemRow.fetch(db, table: row.table, service: row.service, account: row.account, subkeys: subkeys),
                   current.isSameRevision(as: row) else { return }
-            try finished.replace(db, vaultKeys: vaultKeys)
+            try finished.replace(db, subkeys: subkeys)
         }
     }
 
@@ -102,16 +102,16 @@ extension Vault {
             return try unwrapItemKeyChecked(row, accessControl: accessControl, accessibility: accessibility, wrappings: wrappings,
                                             satisfied: satisfied, domainState: domainState, context: context)
         }
-        let path = self.path
+        let path = vault.path
         do {
             // A vault from before format 4 gets its attempt tables first: counting is a write.
-            try database.migrate()
+            try vault.database.migrate()
         } catch {
             throw VaultError(databaseError: error, path: path)
         }
-        let ledger = PasscodeSlotLedger(database: database, path: path, subject: PasscodeSlotLedger.itemSubject(table: row.table, id: row.id),
+        let ledger = PasscodeSlotLedger(database: vault.database, path: path, subject: PasscodeSlotLedger.itemSubject(table: row.table, id: row.id),
                                         missingIsFresh: true)
-        let gate = AttemptGate(ledger: ledger, schedule: Self.passcodeBackoff, clock: authenticators.clock)
+        let gate = AttemptGate(ledger: ledger, schedule: VaultSlots.passcodeBackoff, clock: vault.authenticators.clock)
         let outcome = try await gate.attempt(ledgerFailure: { VaultError(databaseError: $0, path: path) }) {
             () throws(VaultError) -> AttemptVerdict<SymmetricKey> in
             do throws(VaultError) {
@@ -137,7 +137,7 @@ extension Vault {
         for wrapping in wrappings where wrapping.factors.isSubset(of: satisfied) {
             if wrapping.factors.contains(.biometryCurrentSet) {
                 guard let domainState, let commitment = row.commitment,
-                      ConstantTime.equals(vaultKeys.commitment(to: domainState), commitment)
+                      ConstantTime.equals(vault.subkeys.commitment(to: domainState), commitment)
                 else {
                     invalidated = true
                     continue
@@ -152,7 +152,7 @@ extension Vault {
                 passwordKey = try derivePasswordKey(password, salt: wrapping.salt, cost: cost)
             }
             let classKey = KeyDerivation.classKey(
-                vaultKeys.masterKey, vaultID: vaultKeys.vaultID, accessControl: accessControl, accessibility: accessibility,
+                vault.subkeys.masterKey, vaultID: vault.subkeys.vaultID, accessControl: accessControl, accessibility: accessibility,
                 factors: wrapping.factors, domainState: domainState?.bytes, passwordKey: passwordKey)
             let associatedData = Wrapping.associatedData(row.wrappingLabel, itemID: row.id, factors: wrapping.factors)
             if var bytes = Envelope.open(wrapping.sealed, key: classKey, associatedData: associatedData) {

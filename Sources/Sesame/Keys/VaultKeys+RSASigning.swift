@@ -1,4 +1,4 @@
-extension Vault {
+extension VaultKeys {
     /// Signs `data` with an RSA key and the scheme given (SPEC A12
     /// `useKeySign`, D7): PKCS#1 v1.5 with SHA-256 or SHA-512 (OpenSSH's
     /// `rsa-sha2-256` and `rsa-sha2-512`, RFC 8332) or PSS. SHA-1

@@ -10,7 +10,7 @@ import GRDB
 /// never returned. A key is protected exactly as an item is (the same
 /// wrappings, class keys, row MAC and enrolment binding), in a table of its
 /// own so that no item API can reach a private key.
-extension Vault {
+extension VaultKeys {
     /// Creates a key pair inside the vault (SPEC A12 `createKey`, D7).
     ///
     /// The private key is made here, sealed at once, and never returned by
@@ -31,7 +31,7 @@ extension Vault {
     /// - Throws: ``VaultError`` with `duplicateItem` (a key of that name
     ///   exists), `invalidArgument` (empty names, an accessibility that may
     ///   leave the device), `notAvailable`, `authFailed`, `ioError`.
-    public func createKey(
+    public func create(
         service: String, name: String, algorithm: KeyAlgorithm, label: String? = nil,
         accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
@@ -52,14 +52,14 @@ extension Vault {
     ///     key agreement (files do not say); otherwise optional and checked.
     ///   - label: A label; the OpenSSH comment when `nil` and the file has one
     ///     (its control characters escaped, SPEC D9).
-    ///   - accessibility: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
-    ///   - accessControl: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
-    ///   - context: As ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    ///   - accessibility: As ``VaultKeys/create(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    ///   - accessControl: As ``VaultKeys/create(service:name:algorithm:label:accessibility:accessControl:context:)``.
+    ///   - context: As ``VaultKeys/create(service:name:algorithm:label:accessibility:accessControl:context:)``.
     /// - Returns: The key's attributes and public key.
-    /// - Throws: ``VaultError`` as ``createKey(service:name:algorithm:label:accessibility:accessControl:context:)``;
+    /// - Throws: ``VaultError`` as ``VaultKeys/create(service:name:algorithm:label:accessibility:accessControl:context:)``;
     ///   `invalidArgument` for a file that is not a supported, unencrypted
     ///   private key (the message never quotes it).
-    public func importKey(
+    public func `import`(
         _ privateKey: SecretBytes, service: String, name: String, algorithm: KeyAlgorithm? = nil, label: String? = nil,
         accessibility: ItemAccessibility = .whenUnlockedThisDeviceOnly, accessControl: AccessControl = Vault.noAccessControl,
         context: AuthenticationContext? = nil
@@ -78,10 +78,10 @@ extension Vault {
     /// - Returns: The key.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func key(service: String, name: String) async throws(VaultError) -> VaultKey {
-        let row = try await verifiedRow(table: "key", service: service, account: name)
-        guard let key = row.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        let row = try await vault.rows.verifiedRow(table: "key", service: service, account: name)
+        guard let key = row.keyAttributes(subkeys: vault.subkeys) else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         // SPEC D8: past its lifetime a key no longer exists for anyone.
-        guard !row.hasExpired(vaultKeys: vaultKeys, clock: authenticators.clock) else {
+        guard !row.hasExpired(subkeys: vault.subkeys, clock: vault.authenticators.clock) else {
             throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\": its lifetime ended")
         }
         return key
@@ -93,11 +93,11 @@ extension Vault {
     /// - Parameter service: Only this service's keys; all by default.
     /// - Returns: The keys, sorted by service and name.
     /// - Throws: ``VaultError`` with `tampered` (rows named), `damaged`, `ioError`.
-    public func keys(service: String? = nil) async throws(VaultError) -> [VaultKey] {
-        let vaultKeys = vaultKeys
-        let clock = authenticators.clock
-        return try await verifiedRows(table: "key", service: service) { row in
-            row.keyAttributes(vaultKeys: vaultKeys).map { (key: $0, expired: row.hasExpired(vaultKeys: vaultKeys, clock: clock)) }
+    public func list(service: String? = nil) async throws(VaultError) -> [VaultKey] {
+        let subkeys = vault.subkeys
+        let clock = vault.authenticators.clock
+        return try await vault.rows.verifiedRows(table: "key", service: service) { row in
+            row.keyAttributes(subkeys: subkeys).map { (key: $0, expired: row.hasExpired(subkeys: subkeys, clock: clock)) }
         }
         .filter { !$0.expired }.map(\.key)
     }
@@ -109,10 +109,10 @@ extension Vault {
     ///   - service: The key's service.
     ///   - name: The key's name.
     /// - Throws: ``VaultError`` with `itemNotFound`, `ioError`.
-    public func deleteKey(service: String, name: String) async throws(VaultError) {
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard try ItemRow.delete(db, table: "key", service: service, account: name, vaultKeys: vaultKeys) else {
+    public func delete(service: String, name: String) async throws(VaultError) {
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard try ItemRow.delete(db, table: "key", service: service, account: name, subkeys: subkeys) else {
                 throw VaultError(.itemNotFound, "No key \"\(name)\" of \"\(service)\" to delete")
             }
         }
@@ -123,7 +123,7 @@ extension Vault {
     /// moment exists when it is stored without them.
     /// The SHA-1 mark (``KeyConstraints/allowsSHA1Signatures``) on a key
     /// that is not RSA is `invalidArgument`, and nothing is stored.
-    package func createKey(
+    package func create(
         service: String, name: String, algorithm: KeyAlgorithm, label: String?, accessibility: ItemAccessibility,
         accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
@@ -133,7 +133,7 @@ extension Vault {
 
     /// ``importKey(_:service:name:algorithm:label:accessibility:accessControl:context:)``
     /// with `constraints` stored with the key from the start (SPEC D8).
-    package func importKey(
+    package func `import`(
         _ privateKey: SecretBytes, service: String, name: String, algorithm: KeyAlgorithm?, label: String?,
         accessibility: ItemAccessibility, accessControl: AccessControl, constraints: KeyConstraints, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
@@ -146,7 +146,7 @@ extension Vault {
     /// Imports a raw private key (the stored form: Ed25519 seed, ECDSA scalar, RSA PKCS#1 DER),
     /// as `ssh-add` hands one to the agent.
     /// `constraints` are stored with it (SPEC D8).
-    package func importRawKey(
+    package func importRaw(
         _ privateKey: SecretBytes, algorithm: KeyAlgorithm, service: String, name: String, label: String?,
         accessControl: AccessControl, constraints: KeyConstraints = .none, context: AuthenticationContext?
     ) async throws(VaultError) -> VaultKey {
@@ -183,37 +183,37 @@ extension Vault {
         } catch {
             throw VaultError(.invalidArgument, "\(what): \(error)")
         }
-        let protection = try await newProtection(accessControl, accessibility: accessibility, operation: .createKey, name: what, context: context)
+        let protection = try await vault.rows.newProtection(accessControl, accessibility: accessibility, operation: .createKey, name: what, context: context)
         let id = Int64.random(in: 1...Int64.max)
         let rowKey = SymmetricKey(size: .bits256)
-        let wrappings = try wrap(rowKey, id: id, label: Labels.privateKeyWrapping, accessControl: accessControl,
+        let wrappings = try vault.rows.wrap(rowKey, id: id, label: Labels.privateKeyWrapping, accessControl: accessControl,
                                  accessibility: accessibility, protection: protection)
-        let now = authenticators.clock.now().timeIntervalSince1970
+        let now = vault.authenticators.clock.now().timeIntervalSince1970
         let publicKey = key.publicKey
         var row = ItemRow(
             id: id, service: service, account: name, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding,
             created: now, modified: now, wrappings: wrappings,
-            commitment: protection.domainState.map { vaultKeys.commitment(to: $0) }, ciphertext: [],
+            commitment: protection.domainState.map { vault.subkeys.commitment(to: $0) }, ciphertext: [],
             key: .init(algorithm: key.algorithm.rawValue, publicKey: publicKey.rawRepresentation))
         if !constraints.isEmpty {
             // Sealed before the value, whose sealing MACs the whole row, constraints included.
-            try KeyConstraintsRecord(constraints: constraints, since: now, sinceBoot: authenticators.clock.bootInstant())
-                .seal(into: &row, key: vaultKeys.constraintsKey)
+            try KeyConstraintsRecord(constraints: constraints, since: now, sinceBoot: vault.authenticators.clock.bootInstant())
+                .seal(into: &row, key: vault.subkeys.constraintsKey)
         }
         var stored = key.storedBytes
         defer { wipe(&stored) }
-        try sealValue(SecretBytes(stored), into: &row, key: rowKey)
+        try vault.rows.sealValue(SecretBytes(stored), into: &row, key: rowKey)
         let finished = row
-        let keys = vaultKeys
+        let keys = vault.subkeys
         // A vault from before format 3 gets its key table in the upgrade `write` makes first.
-        try await write { db in
-            guard try ItemRow.fetch(db, table: "key", service: service, account: name, vaultKeys: keys) == nil else {
+        try await vault.rows.write { db in
+            guard try ItemRow.fetch(db, table: "key", service: service, account: name, subkeys: keys) == nil else {
                 throw VaultError(.duplicateItem, "\(what) already exists; delete it first (Sesame never replaces a key)")
             }
-            try finished.insert(db, vaultKeys: keys)
+            try finished.insert(db, subkeys: keys)
         }
-        guard let attributes = finished.keyAttributes(vaultKeys: vaultKeys) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
+        guard let attributes = finished.keyAttributes(subkeys: vault.subkeys) else { throw VaultError(.ioError, "\(what) was stored but cannot be described") }
         return attributes
     }
 }
@@ -221,14 +221,14 @@ extension Vault {
 extension ItemRow {
     /// Whether the key's lifetime has ended (``KeyConstraintsRecord/hasExpired(at:boot:)``);
     /// a record that does not open is left to the caller's integrity check.
-    func hasExpired(vaultKeys: VaultKeys, clock: any AuthenticationClock) -> Bool {
-        guard let record = try? KeyConstraintsRecord.open(self, key: vaultKeys.constraintsKey) else { return false }
+    func hasExpired(subkeys: VaultSubkeys, clock: any AuthenticationClock) -> Bool {
+        guard let record = try? KeyConstraintsRecord.open(self, key: subkeys.constraintsKey) else { return false }
         return record.hasExpired(at: clock.now(), boot: clock.bootInstant())
     }
 
     /// The key's attributes; `nil` when one does not read (its constraints included).
-    func keyAttributes(vaultKeys: VaultKeys) -> VaultKey? {
-        guard let record = try? KeyConstraintsRecord.open(self, key: vaultKeys.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),
+    func keyAttributes(subkeys: VaultSubkeys) -> VaultKey? {
+        guard let record = try? KeyConstraintsRecord.open(self, key: subkeys.constraintsKey) ?? KeyConstraintsRecord(constraints: .none, since: 0),
               let key, let algorithm = KeyAlgorithm(rawValue: key.algorithm),
               let publicKey = try? PublicKey(algorithm: algorithm, rawRepresentation: key.publicKey),
               let accessibility = ItemAccessibility(rawValue: accessibility),

@@ -8,9 +8,9 @@ import GRDB
 /// Reading and changing an attributed item (SPEC D10), and whether reading
 /// it would prompt: the item's access control, exactly as ``read(service:account:operationPrompt:context:)``
 /// applies it (SPEC D1, D3, A6, A12).
-extension Vault {
+extension VaultCollections {
     /// Reads an item's value, authenticating
-    /// exactly as ``read(service:account:operationPrompt:context:)`` does.
+    /// exactly as ``VaultItems/read(service:account:operationPrompt:context:)`` does.
     ///
     /// - Parameters:
     ///   - id: The item's identifier.
@@ -23,7 +23,7 @@ extension Vault {
         ofItem id: String, inCollection collection: String, operationPrompt: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) -> SecretBytes {
         let row = try await attributedRow(id, inCollection: collection)
-        return try await read(service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
+        return try await vault.items.read(service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
     /// Reads an item's value and description if `context` already
@@ -48,8 +48,8 @@ extension Vault {
         let row = try await attributedRow(id, inCollection: collection)
         guard let item = row.attributedItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
         if await context.needsPrompt(for: item.accessControl, operation: .useItem) { return nil }
-        let itemKey = try await unlockItemKey(row, operation: .useItem, prompt: operationPrompt(item), context: context)
-        var plaintext = try open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
+        let itemKey = try await vault.rows.unlockItemKey(row, operation: .useItem, prompt: operationPrompt(item), context: context)
+        var plaintext = try vault.rows.open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
         defer { wipe(&plaintext) }
         return (item, SecretBytes(plaintext))
     }
@@ -63,13 +63,13 @@ extension Vault {
     ///   - collection: Its collection's identifier.
     ///   - operationPrompt: Why the caller changes it, shown on the prompt.
     ///   - context: An authorised context, or one to prompt on.
-    /// - Throws: ``VaultError`` as ``update(_:service:account:operationPrompt:context:)``.
+    /// - Throws: ``VaultError`` as ``VaultItems/update(_:service:account:operationPrompt:context:)``.
     public func setSecret(
         _ value: SecretBytes, ofItem id: String, inCollection collection: String, operationPrompt: String,
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
         let row = try await attributedRow(id, inCollection: collection)
-        try await update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
+        try await vault.items.update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
     /// Relabels an item. Never prompts. The label is what a prompt shows
@@ -128,7 +128,7 @@ extension Vault {
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
     ///   - context: The context a read would use; without one, a context of
-    ///     the vault's own (its ``reuseDuration``), as `read` makes.
+    ///     the vault's own (its ``Vault/reuseDuration``), as `read` makes.
     /// - Returns: Whether a read would prompt.
     /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `damaged`, `ioError`.
     public func needsAuthentication(
@@ -139,7 +139,7 @@ extension Vault {
             throw VaultError(.tampered, "\(row.name) has an unreadable access control")
         }
         guard !accessControl.userFactors.isEmpty else { return false }
-        return await (context ?? makeContext()).needsPrompt(for: accessControl, operation: .useItem)
+        return await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem)
     }
 
     /// Applies `change` to the item's row and writes it re-MACed, only if no
@@ -151,20 +151,20 @@ extension Vault {
         guard let accessControl = AccessControl(canonicalEncoding: original.accessControl) else {
             throw VaultError(.tampered, "\(original.name) has an unreadable access control")
         }
-        if !accessControl.userFactors.isEmpty, await (context ?? makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
+        if !accessControl.userFactors.isEmpty, await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
             throw VaultError(.interactionNotAllowed, "\(original.name) is protected (\(accessControl)); changing \(what) needs that access control first")
         }
         var row = original
         change(&row)
-        row.modified = max(authenticators.clock.now().timeIntervalSince1970, original.modified)
-        row.mac = vaultKeys.mac(row)
+        row.modified = max(vault.authenticators.clock.now().timeIntervalSince1970, original.modified)
+        row.mac = vault.subkeys.mac(row)
         let finished = row
-        let vaultKeys = vaultKeys
-        try await write { db in
-            guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, vaultKeys: vaultKeys),
+        let subkeys = vault.subkeys
+        try await vault.rows.write { db in
+            guard let current = try ItemRow.fetch(db, service: original.service, account: original.account, subkeys: subkeys),
                   current.isSameRevision(as: original), current.label == original.label, current.attributedFields == original.attributedFields
             else { throw VaultError(.itemNotFound, "\(original.name) changed or was deleted meanwhile; nothing was written") }
-            try finished.replace(db, vaultKeys: vaultKeys)
+            try finished.replace(db, subkeys: subkeys)
         }
     }
 }
