@@ -56,16 +56,16 @@ struct Doctor: Sendable {
         }
         let finger = report.fingerprint
         switch finger.state {
-        case "ready":
+        case .ready:
             checks.append(DoctorCheck("fingerprint", .ok, "\(finger.device ?? "a reader"): enrolled \((finger.enrolled ?? []).joined(separator: ", "))"))
-        case "notEnrolled":
+        case .notEnrolled:
             checks.append(DoctorCheck("fingerprint", .warning, "\(finger.device ?? "the reader") has no finger enrolled", fix: "fprintd-enroll"))
         default:
             checks.append(DoctorCheck("fingerprint", .warning, finger.reason ?? "no fingerprint reader can be used",
-                                      fix: finger.reasonCode == "serviceNotRunning" ? "sudo apt install fprintd" : nil))
+                                      fix: finger.reasonCode.flatMap(UnavailableReason.Kind.init(rawValue:)) == .serviceNotRunning ? "sudo apt install fprintd" : nil))
         }
         let pam = report.devicePasscode
-        if pam.state == "set" {
+        if pam.state == .set {
             checks.append(DoctorCheck("pam", .ok, "the login password is checked through the PAM service '\(pam.service ?? pamService)'"))
         } else {
             checks.append(DoctorCheck("pam", .warning, pam.reason ?? "no PAM service",
