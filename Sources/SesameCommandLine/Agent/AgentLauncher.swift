@@ -54,7 +54,7 @@ enum AgentLauncher {
         switch try AgentFiles.trustedServer(socketPath) {
         case .sameProgram(let running): pid = running
         case .systemd:
-            throw CommandFailure(status: .notFound, message: "the agent on \(socketPath.escapingControlCharacters()) is systemd's socket unit: stop it with `systemctl --user stop sesame-ssh-agent.socket sesame-ssh-agent.service`")
+            throw CommandFailure(status: .notFound, message: "the agent on \(socketPath.escapingControlCharacters()) is systemd's socket unit: stop it with `systemctl --user stop \(UserUnit.sshAgentSocket.name) \(UserUnit.sshAgent.name)`")
         case nil:
             throw CommandFailure(status: .notFound, message: "no Sesame agent is running on \(socketPath.escapingControlCharacters())")
         }

@@ -1,7 +1,9 @@
 /// One line of `sesame doctor`: what was checked, what was found and, when
 /// something is wrong, the command that fixes it.
 struct DoctorCheck: Encodable, Sendable {
-    enum Status: String, Encodable, Sendable {
+    /// How the check came out. The raw values are `doctor --json`'s words,
+    /// which scripts read: they never change.
+    enum Status: String, Encodable, Sendable, CaseIterable {
         /// Works.
         case ok
         /// Missing or unusual, but nothing set up depends on it.
@@ -12,7 +14,8 @@ struct DoctorCheck: Encodable, Sendable {
         case notSetUp
     }
 
-    /// `vault`, `fingerprint`, `pam`, `secret-service`, `ssh-agent`, `git`, `units`, `prompts`.
+    /// `vault`, `fingerprint`, `pam`, `units`, `prompts`, or a role's check
+    /// (`secret-service`, `ssh-agent`, `git`, `passkeys`).
     var check: String
     var status: Status
     /// What was found, in words (control characters escaped).

@@ -36,7 +36,7 @@ struct DoctorCommand: AsyncParsableCommand {
         try await reporting(json: json) {
             let environment = ProcessInfo.processInfo.environment
             let directories = UserDirectories(environment: environment)
-            let setUp = Set(SetupRole.allCases.filter { FileManager.default.fileExists(atPath: directories.setupRecord($0)) })
+            let setUp = Set(SetupRoles.all.filter { FileManager.default.fileExists(atPath: directories.setupRecord($0)) }.map(\.name))
             let doctor = Doctor(environment: environment, directories: directories, setUp: setUp,
                                 vaultPath: options.path, pamService: options.pamService, busAddress: busAddress)
             let checks = await doctor.checks()

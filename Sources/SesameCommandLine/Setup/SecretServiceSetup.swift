@@ -1,4 +1,3 @@
-#if os(Linux)
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,54 +12,87 @@ import Sesame
 /// (gnome-keyring's); gnome-keyring's secrets component is turned off for
 /// this user (its autostart entry, and its systemd unit's components); and
 /// the name is taken now when nobody holds it or its holder lets go.
-struct SecretServiceSetup {
-    let steps: SetupSteps
-    let options: VaultOptions
-    let busAddress: String?
+struct SecretServiceSetup: SetupRole {
+    /// `sesame setup secret-service`.
+    let name = "secret-service"
+    /// For `sesame setup --help`.
+    let summary = """
+        copies the items of the provider that answers now, makes the session bus start Sesame for this user and \
+        turns off gnome-keyring's secrets component for this user
+        """
+    /// Only this user's files change; the system's provider stays installed.
+    let isTakenOverByDefault = true
+    /// The unit the activation file hands the start to, where systemd runs the session.
+    let units: [UserUnit] = [.secretService]
 
-    static let unit = "sesame-secret-service.service"
+    func setUp(_ steps: SetupSteps, record: inout SetupRecord) async throws {
+        #if os(Linux)
+        try await takeOver(steps, record: &record)
+        #else
+        throw CommandFailure(status: .notAvailable, message: "the Secret Service is a Linux desktop's; on macOS the Keychain is already the vault")
+        #endif
+    }
 
-    func run(_ record: inout SetupRecord) async throws {
+    func undo(_ steps: SetupSteps, record: SetupRecord) async throws {
+        try await steps.replay(record)
+        // The name is held by a running process, which no file takes back.
+        steps.say("undone; a Sesame already serving keeps the name until it exits or you log out, and the items it copied stay in the vault")
+    }
+
+    func checks(_ doctor: Doctor) async -> [DoctorCheck] {
+        #if os(Linux)
+        [await check(doctor)]
+        #else
+        // Off Linux there is no session bus to ask.
+        []
+        #endif
+    }
+}
+
+#if os(Linux)
+extension SecretServiceSetup {
+    /// The steps in the order the type's comment gives.
+    private func takeOver(_ steps: SetupSteps, record: inout SetupRecord) async throws {
         let environment = steps.environment
-        guard FileManager.default.fileExists(atPath: options.path) else {
-            throw CommandFailure.noVault(at: options.path)
+        guard FileManager.default.fileExists(atPath: steps.options.path) else {
+            throw CommandFailure.noVault(at: steps.options.path)
         }
-        let address = busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+        let address = steps.busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
         let owner = address.isEmpty ? nil : try await SecretServiceProvider.current(address: address)
-        try await importItems(address: address, owner: owner)
-        try writeActivationFile(&record)
-        try turnOffGnomeKeyring(&record)
+        try await importItems(steps, address: address, owner: owner)
+        try writeActivationFile(steps, record: &record)
+        try turnOffGnomeKeyring(steps, record: &record)
         if HostTool.hasUserManager(environment: environment) {
             _ = try? await HostTool.run("systemctl", ["--user", "daemon-reload"], environment: environment)
         }
-        try await takeName(address: address, owner: owner)
+        try await takeName(steps, address: address, owner: owner)
     }
 
-    private func importItems(address: String, owner: SecretServiceProvider?) async throws {
+    private func importItems(_ steps: SetupSteps, address: String, owner: SecretServiceProvider?) async throws {
         if address.isEmpty {
-            steps.say(.secretService, "no session bus (DBUS_SESSION_BUS_ADDRESS is unset): nothing to import now")
+            steps.say("no session bus (DBUS_SESSION_BUS_ADDRESS is unset): nothing to import now")
             return
         }
         if let owner, owner.isSesame {
-            steps.say(.secretService, "Sesame serves the Secret Service already: nothing to import")
+            steps.say("Sesame serves the Secret Service already: nothing to import")
             return
         }
         let source = owner?.description ?? ActivationFile.winning(in: steps.directories).map { "\($0.program) (started by the bus)" } ?? "nobody"
         guard owner != nil || ActivationFile.winning(in: steps.directories) != nil else {
-            steps.say(.secretService, "no Secret Service provider answers: nothing to import")
+            steps.say("no Secret Service provider answers: nothing to import")
             return
         }
-        steps.say(.secretService, "copying the items of \(source) into the vault")
+        steps.say("copying the items of \(source) into the vault")
         do {
-            try await SecretServiceImport(options: options, address: address, json: false).run()
+            try await SecretServiceImport(options: steps.options, address: address, json: false).run()
         } catch let failure as CommandFailure where owner == nil && failure.status == .notAvailable {
             // Nobody ran, and what the bus would start did not answer: there was nothing to lose.
-            steps.say(.secretService, "\(source) did not answer: nothing to import (\(failure.message))")
+            steps.say("\(source) did not answer: nothing to import (\(failure.message))")
         }
     }
 
     /// The activation file's text, for this binary.
-    private func activationText() -> String {
+    private func activationText(_ steps: SetupSteps) -> String {
         var text = """
             # Written by `sesame setup secret-service`: the session bus starts Sesame as
             # org.freedesktop.secrets for this user. `sesame setup secret-service --undo` removes it.
@@ -71,23 +103,23 @@ struct SecretServiceSetup {
             """
         // Under a systemd session the bus hands the start to the unit, whose log is the journal;
         // only when the unit runs this very binary.
-        if let unit = steps.directories.installedUnit(Self.unit), let body = try? String(contentsOfFile: unit, encoding: .utf8),
+        if let unit = steps.directories.installedUnit(.secretService), let body = try? String(contentsOfFile: unit, encoding: .utf8),
            body.contains("ExecStart=\(AgentFiles.executable) secret-service") {
-            text += "SystemdService=\(Self.unit)\n"
+            text += "SystemdService=\(UserUnit.secretService.name)\n"
         }
         return text
     }
 
-    private func writeActivationFile(_ record: inout SetupRecord) throws {
-        let path = steps.directories.userServiceDirectory + "/org.freedesktop.secrets.service"
-        if try steps.write(activationText(), to: path, record: &record) {
-            steps.say(.secretService, "wrote \(path): the session bus now starts \(AgentFiles.executable) for org.freedesktop.secrets")
+    private func writeActivationFile(_ steps: SetupSteps, record: inout SetupRecord) throws {
+        let path = steps.directories.userServiceDirectory + "/" + UserUnit.secretsActivation.name
+        if try steps.write(activationText(steps), to: path, record: &record) {
+            steps.say("wrote \(path): the session bus now starts \(AgentFiles.executable) for org.freedesktop.secrets")
         } else {
-            steps.say(.secretService, "\(path) starts Sesame already")
+            steps.say("\(path) starts Sesame already")
         }
     }
 
-    private func turnOffGnomeKeyring(_ record: inout SetupRecord) throws {
+    private func turnOffGnomeKeyring(_ steps: SetupSteps, record: inout SetupRecord) throws {
         let autostart = "/etc/xdg/autostart/gnome-keyring-secrets.desktop"
         if FileManager.default.fileExists(atPath: autostart) {
             // The XDG autostart rule: a user's file of the same name with Hidden=true hides the system's.
@@ -102,15 +134,15 @@ struct SecretServiceSetup {
 
                 """
             if try steps.write(text, to: path, record: &record) {
-                steps.say(.secretService, "wrote \(path): gnome-keyring's secrets component no longer starts at login")
+                steps.say("wrote \(path): gnome-keyring's secrets component no longer starts at login")
             }
         }
-        if let unit = steps.directories.installedUnit("gnome-keyring-daemon.service"), let body = try? String(contentsOfFile: unit, encoding: .utf8),
+        if let unit = steps.directories.installedUnit(.gnomeKeyring), let body = try? String(contentsOfFile: unit, encoding: .utf8),
            let execStart = body.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }), execStart.contains("secrets") {
             // Under systemd the daemon's own unit starts it with "pkcs11,secrets": keep pkcs11, drop secrets.
             let pkcs11Only = execStart.replacingOccurrences(of: "\"pkcs11,secrets\"", with: "pkcs11")
                 .replacingOccurrences(of: "pkcs11,secrets", with: "pkcs11")
-            let path = steps.directories.configHome + "/systemd/user/gnome-keyring-daemon.service.d/sesame.conf"
+            let path = steps.directories.configHome + "/systemd/user/\(UserUnit.gnomeKeyring.dropInFolder)/sesame.conf"
             let text = """
                 # Written by `sesame setup secret-service`: gnome-keyring keeps its pkcs11 component and leaves
                 # org.freedesktop.secrets to Sesame. `sesame setup secret-service --undo` removes it.
@@ -120,43 +152,74 @@ struct SecretServiceSetup {
 
                 """
             if try steps.write(text, to: path, record: &record) {
-                steps.say(.secretService, "wrote \(path): gnome-keyring's systemd unit starts without its secrets component")
+                steps.say("wrote \(path): gnome-keyring's systemd unit starts without its secrets component")
             }
         }
     }
 
-    private func takeName(address: String, owner: SecretServiceProvider?) async throws {
+    private func takeName(_ steps: SetupSteps, address: String, owner: SecretServiceProvider?) async throws {
         guard !address.isEmpty else {
-            steps.say(.secretService, "the next login completes it: its session bus starts Sesame")
+            steps.say("the next login completes it: its session bus starts Sesame")
             return
         }
         if let owner, owner.isSesame {
-            steps.say(.secretService, "\(owner.description) serves org.freedesktop.secrets now")
+            steps.say("\(owner.description) serves org.freedesktop.secrets now")
             return
         }
         if owner == nil {
             try await SecretServiceProvider.activate(address: address)
             let started = try await SecretServiceProvider.current(address: address)
-            steps.say(.secretService, "the bus started \(started?.description ?? "nobody"): it serves org.freedesktop.secrets now")
+            steps.say("the bus started \(started?.description ?? "nobody"): it serves org.freedesktop.secrets now")
             return
         }
         // gnome-keyring 42 does not let go of the name; KWallet's bridge and others may.
-        let pid = try await ProcessStart.detached(AgentFiles.executable, ["secret-service", "--replace"] + (busAddress.map { ["--bus-address", $0] } ?? []),
+        let pid = try await ProcessStart.detached(AgentFiles.executable, ["secret-service", "--replace"] + (steps.busAddress.map { ["--bus-address", $0] } ?? []),
                                                   standardError: nil)
         for _ in 0..<50 {
             try await Task.sleep(for: .milliseconds(100))
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid { break }
             if let now = try await SecretServiceProvider.current(address: address), now.pid == pid {
-                steps.say(.secretService, "took org.freedesktop.secrets from \(owner!.description): Sesame (pid \(pid)) serves it now")
+                steps.say("took org.freedesktop.secrets from \(owner!.description): Sesame (pid \(pid)) serves it now")
                 return
             }
         }
         kill(pid, SIGTERM)
-        steps.say(.secretService, """
+        steps.say("""
             \(owner!.description) holds org.freedesktop.secrets and does not let go: the next login completes it \
             (or stop it now with `kill \(owner!.pid)`; the next client starts Sesame)
             """)
+    }
+
+    /// Who serves org.freedesktop.secrets now, and whom the bus would start.
+    private func check(_ doctor: Doctor) async -> DoctorCheck {
+        guard let address = doctor.busAddress ?? doctor.environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            return DoctorCheck(name, doctor.isSetUp(self) ? .warning : .notSetUp,
+                               "no session bus here (DBUS_SESSION_BUS_ADDRESS is unset): run doctor in your desktop session")
+        }
+        let activation = ActivationFile.winning(in: doctor.directories)
+        let owner: SecretServiceProvider?
+        do { owner = try await SecretServiceProvider.current(address: address) } catch {
+            return DoctorCheck(name, doctor.broken(self), "\(error)")
+        }
+        var facts: [String: String] = [:]
+        facts["ownerPid"] = owner.map { String($0.pid) }
+        facts["ownerExecutable"] = owner?.executable
+        facts["activationFile"] = activation?.path
+        facts["activationExec"] = activation?.exec
+        let now = owner.map { "\($0.description) serves org.freedesktop.secrets" } ?? "nobody serves org.freedesktop.secrets now"
+        let next = activation.map { "the bus would start \($0.program) (\($0.path))" } ?? "no activation file names it"
+        let startsSesame = activation.map { AgentFiles.isSesame($0.program) && FileManager.default.isExecutableFile(atPath: $0.program) } ?? false
+        let detail = "\(now); \(next)"
+        if startsSesame && (owner == nil || owner!.isSesame) {
+            return DoctorCheck(name, doctor.isSetUp(self) ? .ok : .notSetUp, detail, facts: facts)
+        }
+        guard doctor.isSetUp(self) else { return DoctorCheck(name, .notSetUp, detail, facts: facts) }
+        if !startsSesame {
+            return DoctorCheck(name, .failed, detail, fix: "sesame setup secret-service", facts: facts)
+        }
+        return DoctorCheck(name, .failed, detail,
+                           fix: "log out and in, or `kill \(owner!.pid)`: the next client then starts Sesame", facts: facts)
     }
 }
 #endif

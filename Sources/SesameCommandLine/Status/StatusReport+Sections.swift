@@ -42,16 +42,16 @@ extension StatusReport {
     /// The vault passcode's attempt record, read without counting anything.
     static func vaultPasscodeSection(at path: String) async -> Authenticator {
         guard FileManager.default.fileExists(atPath: path) else {
-            return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "There is no vault at \(path)")
+            return Authenticator(state: .notSet, reasonCode: "notConfigured", reason: "There is no vault at \(path)")
         }
         do throws(VaultError) {
             guard let attempts = try await VaultSlots.passcodeAttempts(at: path) else {
-                return Authenticator(state: "notSet", reasonCode: "notConfigured", reason: "The vault has no vault passcode")
+                return Authenticator(state: .notSet, reasonCode: "notConfigured", reason: "The vault has no vault passcode")
             }
-            return Authenticator(state: "set", consecutiveFailures: attempts.consecutiveFailures, delayedUntil: attempts.delayedUntil)
+            return Authenticator(state: .set, consecutiveFailures: attempts.consecutiveFailures, delayedUntil: attempts.delayedUntil)
         } catch {
             // A deleted or edited record still means a passcode is set; it fails closed.
-            return Authenticator(state: "set", reasonCode: "stateUnavailable", reason: "its attempt record cannot be used: \(error.message)")
+            return Authenticator(state: .set, reasonCode: "stateUnavailable", reason: "its attempt record cannot be used: \(error.message)")
         }
     }
 
@@ -111,7 +111,7 @@ extension StatusReport {
             if let seconds = reuse.lastMatchSecondsAgo, reuse.open {
                 row("", "open: last fingerprint match \(seconds) s ago; `sesame lock` ends it")
             } else if let seconds = reuse.lastMatchSecondsAgo {
-                let why = if fingerprint.state != "ready" {
+                let why = if fingerprint.state != .ready {
                     "the fingerprint reader is not ready"
                 } else if Double(seconds) > AuthenticationContext.maximumReuseDuration {
                     "the last match is older than 300 s"

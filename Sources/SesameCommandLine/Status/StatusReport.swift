@@ -10,9 +10,25 @@ import SesameLinux
 
 /// What `sesame status` reports; encoded as is for `--json`.
 struct StatusReport: Encodable {
+    /// An authenticator's state. The raw values are `status --json`'s
+    /// words, which scripts read: they never change.
+    enum State: String, Encodable, CaseIterable {
+        /// A fingerprint can be asked for.
+        case ready
+        /// The reader has no finger enrolled.
+        case notEnrolled
+        /// Too many failed matches: the reader is locked out.
+        case lockedOut
+        /// No reader can be used.
+        case notAvailable
+        /// A password is set (the login password's PAM service, the vault passcode).
+        case set
+        /// No password is set, or none can be checked.
+        case notSet
+    }
+
     struct Authenticator: Encodable {
-        /// `ready`, `notEnrolled`, `lockedOut`, `notAvailable`, `set`, `notSet`.
-        var state: String
+        var state: State
         /// The stable reason code, e.g. `serviceNotRunning`.
         var reasonCode: String?
         /// The reason in words, e.g. "fprintd is not running".
@@ -49,7 +65,7 @@ struct StatusReport: Encodable {
         let authenticators = machine.authenticators
         let context = AuthenticationContext(authenticators)
 
-        var fingerprint = Authenticator(state: "notAvailable")
+        var fingerprint = Authenticator(state: .notAvailable)
         var currentDomainState: DomainState?
         if let sensor = authenticators.sensor {
             let state = await sensor.currentState()
@@ -60,22 +76,22 @@ struct StatusReport: Encodable {
         }
         do {
             try await context.canEvaluate(.biometrics)
-            fingerprint.state = "ready"
+            fingerprint.state = .ready
         } catch {
             fingerprint.state = switch error.code {
-            case .biometryNotEnrolled: "notEnrolled"
-            case .biometryLockout: "lockedOut"
-            default: "notAvailable"
+            case .biometryNotEnrolled: .notEnrolled
+            case .biometryLockout: .lockedOut
+            default: .notAvailable
             }
             fingerprint.reasonCode = error.reason?.kind.rawValue ?? error.identifier
             fingerprint.reason = error.reason?.detail ?? error.message
         }
 
-        var devicePasscode = Authenticator(state: "notSet", service: machine.pamService)
+        var devicePasscode = Authenticator(state: .notSet, service: machine.pamService)
         if let verifier = authenticators.devicePasscode {
             switch await verifier.currentState() {
             case .set:
-                devicePasscode.state = "set"
+                devicePasscode.state = .set
             case .notSet(let reason):
                 devicePasscode.reasonCode = reason.kind.rawValue
                 devicePasscode.reason = reason.detail
@@ -100,7 +116,7 @@ struct StatusReport: Encodable {
         }
         return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
                             vault: await vaultSection(at: vaultPath, machine: machine),
-                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == "ready"),
+                            reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == .ready),
                             tpm: await tpmSection(machine))
     }
 
@@ -146,14 +162,14 @@ struct StatusReport: Encodable {
 
     private static let column = 17
 
-    private static func words(_ state: String) -> String {
+    private static func words(_ state: State) -> String {
         switch state {
-        case "ready": "ready"
-        case "notEnrolled": "no finger enrolled"
-        case "lockedOut": "locked out"
-        case "notAvailable": "not available"
-        case "set": "set"
-        default: "not set"
+        case .ready: "ready"
+        case .notEnrolled: "no finger enrolled"
+        case .lockedOut: "locked out"
+        case .notAvailable: "not available"
+        case .set: "set"
+        case .notSet: "not set"
         }
     }
 }

@@ -4,22 +4,23 @@ import Glibc
 import Foundation
 import Sesame
 
-/// The changes `setup` makes, each printed as it is made and recorded with
-/// the step that undoes it.
+/// The changes `setup` makes for one role, each printed as it is made and
+/// recorded with the step that undoes it.
 struct SetupSteps: Sendable {
+    /// The role the steps are made for; each line starts with its name.
+    let role: any SetupRole
     let directories: UserDirectories
     let environment: [String: String]
+    /// The vault a role fills (the Secret Service copies items into it).
+    let options: VaultOptions
+    /// `--bus-address`: the session bus, when not `$DBUS_SESSION_BUS_ADDRESS`.
+    let busAddress: String?
 
-    /// Prints one step of `role`.
-    func say(_ role: SetupRole, _ line: String) {
-        Self.say(role, line)
-    }
-
-    /// Prints one step of `role`. Its names come from outside (a provider's
-    /// program, git's helpers, paths from the environment): every line is
-    /// escaped here, the one place setup prints through (SPEC D9).
-    static func say(_ role: SetupRole, _ line: String) {
-        print("\(role.rawValue): \(line.escapingControlCharacters())")
+    /// Prints one step of the role. Its names come from outside (a
+    /// provider's program, git's helpers, paths from the environment): every
+    /// line is escaped here, the one place setup prints through (SPEC D9).
+    func say(_ line: String) {
+        print("\(role.name): \(line.escapingControlCharacters())")
     }
 
     /// Writes `text` to `path`, keeping what was there first for `--undo`:
@@ -46,22 +47,22 @@ struct SetupSteps: Sendable {
 
     /// Why the user unit `unit` cannot be enabled here (no user manager, or
     /// not installed); `nil` when it can.
-    func whyUnitCannotRun(_ unit: String) -> String? {
+    func whyUnitCannotRun(_ unit: UserUnit) -> String? {
         guard HostTool.hasUserManager(environment: environment) else { return "no systemd user manager runs this session" }
-        return directories.installedUnit(unit) == nil ? "\(unit) is not installed (install the package, or scripts/install.sh)" : nil
+        return directories.installedUnit(unit) == nil ? "\(unit.name) is not installed (install the package, or scripts/install.sh)" : nil
     }
 
-    /// Enables and starts the user unit `unit` for `role`, recording the
-    /// step that disables it; says `done` then, or that it was enabled already.
-    func enable(_ unit: String, for role: SetupRole, record: inout SetupRecord, saying done: String) async throws {
-        let enabled = try await HostTool.run("systemctl", ["--user", "is-enabled", unit], environment: environment)
+    /// Enables and starts the user unit `unit`, recording the step that
+    /// disables it; says `done` then, or that it was enabled already.
+    func enable(_ unit: UserUnit, record: inout SetupRecord, saying done: String) async throws {
+        let enabled = try await HostTool.run("systemctl", ["--user", "is-enabled", unit.name], environment: environment)
         guard enabled.output != "enabled" else {
-            say(role, "\(unit) is enabled already")
+            say("\(unit.name) is enabled already")
             return
         }
-        record.add(.systemctl(["disable", "--now", unit]))
-        try await systemctl(["enable", "--now", unit])
-        say(role, "enabled \(unit): \(done)")
+        record.add(.systemctl(["disable", "--now", unit.name]))
+        try await systemctl(["enable", "--now", unit.name])
+        say("enabled \(unit.name): \(done)")
     }
 
     /// Puts `path` back as it was before setup, unless it is no longer what
@@ -87,36 +88,27 @@ struct SetupSteps: Sendable {
         return "restored \(shown)"
     }
 
-    /// `sesame setup ROLE --undo`: runs the recorded steps, last first, then forgets the record.
-    static func undo(_ role: SetupRole, recordPath: String, environment: [String: String]) async throws {
-        guard let record = try SetupRecord.load(recordPath) else {
-            say(role, "not set up by sesame; nothing to undo")
-            return
-        }
+    /// Runs the steps `record` holds, last first: what `--undo` does for
+    /// every role, before the role's last words.
+    func replay(_ record: SetupRecord) async throws {
         for step in record.undo.reversed() {
             switch step {
             case .restoreFile(let path, let previous, let mode, let written):
-                say(role, "\(try restore(path, previous: previous, mode: mode, written: written))")
+                say("\(try Self.restore(path, previous: previous, mode: mode, written: written))")
             case .restoreGitHelpers(let helpers):
                 try await GitSetup.setHelpers(helpers, environment: environment)
-                say(role, "credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
+                say("credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
             case .systemctl(let arguments):
                 if HostTool.hasUserManager(environment: environment) {
                     _ = try? await HostTool.run("systemctl", ["--user"] + arguments, environment: environment)
-                    say(role, "systemctl --user \(arguments.joined(separator: " "))")
+                    say("systemctl --user \(arguments.joined(separator: " "))")
                 } else {
-                    say(role, "no systemd user manager runs now; run `systemctl --user \(arguments.joined(separator: " "))` in your session")
+                    say("no systemd user manager runs now; run `systemctl --user \(arguments.joined(separator: " "))` in your session")
                 }
             }
         }
         if HostTool.hasUserManager(environment: environment) {
             _ = try? await HostTool.run("systemctl", ["--user", "daemon-reload"], environment: environment)
-        }
-        unlink(recordPath)
-        if role == .secretService {
-            say(role, "undone; a Sesame already serving keeps the name until it exits or you log out, and the items it copied stay in the vault")
-        } else {
-            say(role, "undone")
         }
     }
 }

@@ -36,11 +36,11 @@ struct UserDirectories: Sendable {
         [configHome + "/systemd/user", dataHome + "/systemd/user", "/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user"]
     }
 
-    /// The unit file `name` where the user manager would load it from, if installed.
-    func installedUnit(_ name: String) -> String? {
-        userUnitDirectories.map { $0 + "/" + name }.first { FileManager.default.fileExists(atPath: $0) }
+    /// The file of `unit` where the user manager would load it from, if installed.
+    func installedUnit(_ unit: UserUnit) -> String? {
+        userUnitDirectories.map { $0 + "/" + unit.name }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// Where `sesame setup` keeps what each role replaced, for `--undo`.
-    func setupRecord(_ role: SetupRole) -> String { stateHome + "/sesame/setup/\(role.rawValue).json" }
+    /// Where `sesame setup` keeps what `role` replaced, for `--undo`.
+    func setupRecord(_ role: any SetupRole) -> String { stateHome + "/sesame/setup/\(role.name).json" }
 }
