@@ -68,9 +68,9 @@ struct AuthenticateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var machine = try LinuxMachine.command(pamService: pamService)
+        var machine = try Machine.command(pamService: pamService)
         #if os(Linux)
-        if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
+        if !noInteraction { machine.authenticators.presenter = Machine.ownerPresenter() }
         #endif
         let context = AuthenticationContext(machine.authenticators)
         context.reuseDuration = TimeInterval(reuse)

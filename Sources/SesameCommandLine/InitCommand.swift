@@ -35,7 +35,7 @@ struct InitCommand: AsyncParsableCommand {
         "Where the device key lives: tpm (sealed to this machine's TPM 2.0) or file (a 0600 file beside the vault).",
         discussion: "Default: tpm when one answers at $SESAME_TPM_TCTI (default device:/dev/tpmrm0), else file; init says which.",
         valueName: "tpm|file"))
-    var deviceKey: DeviceKeys.Kind?
+    var deviceKey: DeviceKeyKind?
 
     @Flag(help: "Print {\"vault\": PATH, \"recoveryKey\": KEY} on standard output, for provisioning scripts.")
     var json = false
@@ -75,20 +75,15 @@ struct InitCommand: AsyncParsableCommand {
                 }
             }
             let machine = try options.machine()
-            let device = passcodeOnly ? nil : try await chooseDeviceKey(forVaultAt: path, machine: machine)
-            // Described before the vault exists (a key file may then move into the TPM), said only once it does.
-            let deviceKeyPlace = device.map { DeviceKeys.describe(machine, $0, forVaultAt: path) }
-            // When the passcode is bound to the TPM is the library's choice.
-            let bindsPasscode = await DeviceKeys.bindsPasscode(machine, ofNewVaultWith: device)
-            let created: (vault: Vault, recoveryKey: RecoveryKey?)
+            // Which device key, and whether the TPM checks the passcode, is the library's choice; it says what it chose.
+            let request: DeviceKeyRequest = passcodeOnly ? .none : deviceKey.map { .required($0) } ?? .automatic
+            let created: NewVault
             do throws(VaultError) {
-                created = try await DeviceKeys.createVault(machine, at: path, deviceKey: device, passcode: passcode, cost: cost,
-                                                           bindsPasscode: bindsPasscode)
+                created = try await machine.createVault(at: path, deviceKey: request, passcode: passcode, cost: cost)
             } catch {
                 throw CommandFailure(error)
             }
-            if let deviceKeyPlace { StandardError.write("sesame: the device key is \(deviceKeyPlace)\n") }
-            if bindsPasscode { StandardError.write("sesame: the passcode is checked by the TPM, which limits guesses itself\n") }
+            for note in created.notes { StandardError.write("sesame: \(note)\n") }
             guard let recoveryKey = created.recoveryKey else { return }
             if json {
                 print(JSONOutput.encode(Created(vault: path, recoveryKey: recoveryKey.printable)))
@@ -96,27 +91,6 @@ struct InitCommand: AsyncParsableCommand {
                 RecoveryKeyNotice.show(recoveryKey, vault: path, toTerminal: !options.noInteraction)
             }
         }
-    }
-}
-
-extension InitCommand {
-    /// Where the new vault's device key lives; falling back to a file is
-    /// said on standard error. A key file already there is moved into the TPM by the library
-    /// (`LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`).
-    func chooseDeviceKey(forVaultAt path: String, machine: LinuxMachine) async throws(CommandFailure) -> DeviceKeys.Kind {
-        var kind = deviceKey ?? .tpm
-        let unavailable = await DeviceKeys.tpmUnavailability(machine)
-        if let unavailable, kind == .tpm {
-            guard deviceKey == nil else {
-                throw CommandFailure(status: .notAvailable, message: "--device-key tpm: \(unavailable); nothing was created")
-            }
-            kind = .file
-            StandardError.write("sesame: no TPM answers (\(unavailable)); the device key is a file\n")
-        }
-        if kind == .file && DeviceKeys.kind(machine, forVaultAt: path) == .tpm {
-            throw CommandFailure(status: .failure, message: "this directory's device key is sealed to the TPM; use --device-key tpm, or move it with `sesame device-key move --to file`")
-        }
-        return kind
     }
 }
 

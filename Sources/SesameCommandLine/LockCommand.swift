@@ -20,7 +20,7 @@ struct LockCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let machine = try LinuxMachine.command(pamService: "sesame")
+        let machine = try Machine.command(pamService: "sesame")
         if !machine.reuseWindow.available {
             // Nothing can be open where nothing can be kept.
             StandardError.write("sesame: no reuse window to end; the window is \(machine.reuseWindow.location)\n")

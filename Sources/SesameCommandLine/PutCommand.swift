@@ -73,7 +73,7 @@ struct PutCommand: AsyncParsableCommand {
     /// machine cannot satisfy it. `put` and `otp add` store alike.
     static func store(
         _ value: SecretBytes, service: String, name: String, label: String?, accessibility: ItemAccessibility,
-        accessControl control: AccessControl, replace: Bool, in vault: Vault, context: AuthenticationContext, machine: LinuxMachine
+        accessControl control: AccessControl, replace: Bool, in vault: Vault, context: AuthenticationContext, machine: Machine
     ) async throws {
         if replace, try await vault.items.contains(service: service, account: name) {
             try await vault.items.update(value, service: service, account: name, operationPrompt: "Replace \(name)", context: context)

@@ -93,3 +93,14 @@ extension FileDeviceKeyStore {
         Vault.defaultDeviceKeyPath(forVaultAt: Vault.defaultPath(environment: environment))
     }
 }
+
+extension DeviceKeyKind {
+    /// The kind of the key beside `vaultPath` now: sealed when its sealed
+    /// file exists, else a file (which may not exist yet). Never prompts.
+    ///
+    /// - Parameter vaultPath: The vault file.
+    /// - Returns: The kind.
+    public static func current(forVaultAt vaultPath: String) -> DeviceKeyKind {
+        Vault.deviceKeyIsSealed(forVaultAt: vaultPath) ? .tpm : .file
+    }
+}

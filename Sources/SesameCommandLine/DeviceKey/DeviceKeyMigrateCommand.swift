@@ -15,7 +15,7 @@ struct DeviceKeyMigrateCommand: AsyncParsableCommand {
     @OptionGroup var options: VaultOpeningOptions
 
     @Option(help: ArgumentHelp("Where the device key goes.", valueName: "tpm|file"))
-    var to: DeviceKeys.Kind
+    var to: DeviceKeyKind
 
     func run() async throws {
         try await reporting(json: false) {
@@ -25,16 +25,20 @@ struct DeviceKeyMigrateCommand: AsyncParsableCommand {
             guard try await vault.slots.kinds().contains(.device) else {
                 throw CommandFailure(status: .failure, message: "\(path) has no device slot: there is no device key to move")
             }
-            if to == .tpm, let unavailable = await DeviceKeys.tpmUnavailability(machine) {
+            if to == .tpm, let unavailable = await machine.tpmUnavailability() {
                 throw CommandFailure(status: .notAvailable, message: unavailable)
             }
-            try await DeviceKeys.move(machine, to: to, forVaultAt: path)
             do throws(VaultError) {
-                _ = try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
+                try await machine.moveDeviceKey(ofVaultAt: path, to: to)
+            } catch {
+                throw CommandFailure(error)
+            }
+            do throws(VaultError) {
+                _ = try await Vault.open(at: path, unlock: .device(keyStore: machine.deviceKeyStore(forVaultAt: path)), authenticators: machine.authenticators)
             } catch {
                 throw CommandFailure(status: .failure, message: "the device key moved but does not open \(path): \(error.message)")
             }
-            StandardError.write("sesame: the device key is \(DeviceKeys.describe(machine, to, forVaultAt: path))\n")
+            StandardError.write("sesame: the device key is \(machine.describeDeviceKey(to, forVaultAt: path))\n")
         }
     }
 }

@@ -47,8 +47,8 @@ struct Doctor: Sendable {
 
     /// The vault, the fingerprint reader and the PAM service: what every role opens the vault with.
     private func machineChecks() async -> [DoctorCheck] {
-        let machine: LinuxMachine
-        do { machine = try LinuxMachine.command(pamService: pamService) } catch {
+        let machine: Machine
+        do { machine = try Machine.command(pamService: pamService) } catch {
             return [DoctorCheck("vault", .failed, "the machine's backends could not be set up: \(error)")]
         }
         let report = await StatusReport.gather(machine: machine, vaultPath: vaultPath)

@@ -19,7 +19,7 @@ struct FeatureAccess {
     /// library's vault-backed protection, whose owner check after an
     /// enrolment change (SPEC C2) is the vault passcode
     /// (`OwnerVerification.vaultPasscode`, counted and delayed, SPEC E5).
-    init(vault: Vault, machine: LinuxMachine, options: VaultOptions) {
+    init(vault: Vault, machine: Machine, options: VaultOptions) {
         let verification: OwnerVerification = if options.passcodeFD != nil {
             // With --passcode-fd the vault was opened by that very passcode in
             // this run (VaultOptions.open never falls back to the device key

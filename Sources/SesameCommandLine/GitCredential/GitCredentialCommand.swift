@@ -79,7 +79,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
 
     /// Asks for the application password once when a credential that may
     /// answer is protected by one (it is read before anything is answered).
-    private func supplyPassword(answering request: GitCredential, vault: Vault, machine: LinuxMachine, context: AuthenticationContext) async throws {
+    private func supplyPassword(answering request: GitCredential, vault: Vault, machine: Machine, context: AuthenticationContext) async throws {
         let protected = try await vault.items.list(service: service).contains { item in
             item.accessControl.flags.contains(.applicationPassword)
                 && GitCredential(itemName: item.account).map(request.isAnswered(by:)) == true

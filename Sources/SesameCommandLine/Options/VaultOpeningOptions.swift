@@ -39,7 +39,7 @@ struct VaultOpeningOptions: ParsableArguments {
 
     /// `--vault`, else `$SESAME_VAULT`, else the default; made absolute.
     static func resolve(_ vaultPath: String?) -> String {
-        LinuxMachine.vaultPath(vaultPath)
+        Machine.vaultPath(vaultPath)
     }
 
     /// These options with the owner's at their defaults: the one
@@ -53,7 +53,7 @@ struct VaultOpeningOptions: ParsableArguments {
     }
 
     /// This machine's authenticators (``VaultOptions/machine()``).
-    func machine() throws -> LinuxMachine {
+    func machine() throws -> Machine {
         try vaultOptions().machine()
     }
 
@@ -63,7 +63,7 @@ struct VaultOpeningOptions: ParsableArguments {
     }
 
     /// Opens the vault (``VaultOptions/open(_:)``).
-    func open(_ machine: LinuxMachine) async throws -> Vault {
+    func open(_ machine: Machine) async throws -> Vault {
         try await vaultOptions().open(machine)
     }
 }

@@ -63,11 +63,11 @@ struct VaultOptions: ParsableArguments {
 
     /// The machine's authenticators, prompting on the terminal unless
     /// `--no-interaction`.
-    func machine() throws -> LinuxMachine {
-        var machine = try LinuxMachine.command(pamService: pamService)
-        machine.authenticators.passcodeGuard = DeviceKeys.passcodeGuard(machine, forVaultAt: path)
+    func machine() throws -> Machine {
+        var machine = try Machine.command(pamService: pamService)
+        machine.authenticators.passcodeGuard = machine.vaultPasscodeGuard(forVaultAt: path)
         #if os(Linux)
-        if !noInteraction { machine.authenticators.presenter = LinuxMachine.ownerPresenter() }
+        if !noInteraction { machine.authenticators.presenter = Machine.ownerPresenter() }
         #endif
         if let passwordFD {
             let password = try SecretReader.read(descriptor: passwordFD, what: "the password", stripNewline: true)
@@ -84,7 +84,7 @@ struct VaultOptions: ParsableArguments {
     /// terminal, display or session bus), it is not interactive, so a
     /// finger item fails with exit 10 instead of claiming the reader and
     /// completing on a touch the owner meant for something else (SPEC A5).
-    func context(_ machine: LinuxMachine) -> AuthenticationContext {
+    func context(_ machine: Machine) -> AuthenticationContext {
         let context = daemonContext(machine)()
         Interrupt.cancel(context)
         return context
@@ -93,7 +93,7 @@ struct VaultOptions: ParsableArguments {
     /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
     /// calls for each request's context: ``context(_:)``'s rules, for a
     /// machine whose presenter is fixed from now on.
-    func daemonContext(_ machine: LinuxMachine) -> @Sendable () -> AuthenticationContext {
+    func daemonContext(_ machine: Machine) -> @Sendable () -> AuthenticationContext {
         let (reuse, noInteraction) = (reuse, noInteraction)
         return {
             let context = machine.context()
@@ -106,9 +106,9 @@ struct VaultOptions: ParsableArguments {
     #if os(Linux)
     /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
     /// starts from, in one call: the machine with a daemon's prompts
-    /// (`LinuxMachine.servingOthers(interactive:)`), the vault opened, and
+    /// (`Machine.servingOthers(interactive:)`), the vault opened, and
     /// each request's context (``daemonContext(_:)``).
-    func daemon() async throws -> (machine: LinuxMachine, vault: Vault, context: @Sendable () -> AuthenticationContext) {
+    func daemon() async throws -> (machine: Machine, vault: Vault, context: @Sendable () -> AuthenticationContext) {
         let machine = try machine().servingOthers(interactive: !noInteraction)
         return (machine, try await open(machine), daemonContext(machine))
     }
@@ -123,14 +123,14 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// An item's application password: from `--password-fd`, else asked.
-    func applicationPassword(_ machine: LinuxMachine) async throws(CommandFailure) -> SecretBytes {
+    func applicationPassword(_ machine: Machine) async throws(CommandFailure) -> SecretBytes {
         if let password = machine.descriptorPassword { return password }
         return try await ask("Application password", kind: .applicationPassword, hint: "pass it with --password-fd N")
     }
 
     /// Puts the application password on `context` when `control` needs one
     /// (an item's or a key's).
-    func supplyPassword(for control: AccessControl, machine: LinuxMachine, on context: AuthenticationContext) async throws {
+    func supplyPassword(for control: AccessControl, machine: Machine, on context: AuthenticationContext) async throws {
         guard control.flags.contains(.applicationPassword) else { return }
         let password = try await applicationPassword(machine)
         _ = context.setCredential(password, type: .applicationPassword)
@@ -140,7 +140,7 @@ struct VaultOptions: ParsableArguments {
     /// desktop without a terminal; never on stdin/stdout, which carry data.
     func ask(_ prompt: String, kind: AuthenticationMethod, hint: String) async throws(CommandFailure) -> SecretBytes {
         #if os(Linux)
-        if !noInteraction, let presenter = LinuxMachine.ownerPresenter() {
+        if !noInteraction, let presenter = Machine.ownerPresenter() {
             switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
             case .entered(let secret): return secret
             case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
@@ -152,10 +152,10 @@ struct VaultOptions: ParsableArguments {
     }
 
     /// Opens the vault: with `--passcode-fd`, by its passcode; otherwise by
-    /// the library's order (`LinuxMachine.openVault(at:passcode:failure:)`):
+    /// the library's order (`Machine.openVault(at:passcode:failure:)`):
     /// the device key, else the passcode, asked only then. Wrong passcodes
     /// are counted and delayed by the vault itself (SPEC E3, E5).
-    func open(_ machine: LinuxMachine) async throws(CommandFailure) -> Vault {
+    func open(_ machine: Machine) async throws(CommandFailure) -> Vault {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure.noVault(at: path)
@@ -173,7 +173,7 @@ struct VaultOptions: ParsableArguments {
     ///
     /// - Throws: ``CommandFailure``: 4 wrong passcode, 6 during a delay, 9 a
     ///   deleted or edited attempt record.
-    func openPasscodeSlot(_ passcode: SecretBytes, machine: LinuxMachine) async throws(CommandFailure) -> Vault {
+    func openPasscodeSlot(_ passcode: SecretBytes, machine: Machine) async throws(CommandFailure) -> Vault {
         do throws(VaultError) {
             return try await machine.openVault(at: path, unlock: .passcode(passcode))
         } catch {

@@ -13,7 +13,7 @@ enum AccessWarning {
     ///   - control: The access control the item or key was stored under.
     ///   - what: The item or key, as the owner named it.
     ///   - machine: This machine.
-    static func text(for control: AccessControl, what: String, machine: LinuxMachine) async -> String? {
+    static func text(for control: AccessControl, what: String, machine: Machine) async -> String? {
         guard let reason = await control.unsatisfiableReason(on: machine.authenticators) else { return nil }
         return "\(what) is stored, but its access (\(AccessArgument.describe(control))) cannot be given here: \(reason). "
             + "Reading it fails until then; `sesame doctor` says what to set up"

@@ -12,7 +12,7 @@ import SesameLinux
 /// or remove that passcode: the entry counts as an attempt (SPEC E3).
 struct CurrentPasscodeVault {
     let path: String
-    let machine: LinuxMachine
+    let machine: Machine
     let vault: Vault
 
     /// Asks for the current passcode (or reads `--passcode-fd`) and opens

@@ -19,10 +19,10 @@ enum DeviceSlot {
     ///   - forWhat: The command, for the message.
     /// - Returns: The unlocked vault.
     /// - Throws: ``CommandFailure``; 7 when the vault has no device slot or the key file is missing.
-    static func open(_ options: VaultOptions, machine: LinuxMachine, forWhat: String) async throws(CommandFailure) -> Vault {
+    static func open(_ options: VaultOptions, machine: Machine, forWhat: String) async throws(CommandFailure) -> Vault {
         let path = options.path
         do throws(VaultError) {
-            return try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
+            return try await Vault.open(at: path, unlock: .device(keyStore: machine.deviceKeyStore(forVaultAt: path)), authenticators: machine.authenticators)
         } catch where error.status == .locked {
             throw CommandFailure(status: .notAvailable, message: "\(forWhat) opens the vault with this device's key: \(error.message)")
         } catch where error.status == .ioError && !FileManager.default.fileExists(atPath: path) {

@@ -29,7 +29,7 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
             }
             // The slot alone is not enough: the key file must be there too.
             do throws(VaultError) {
-                _ = try await Vault.open(at: path, unlock: .device(keyStore: DeviceKeys.store(machine, forVaultAt: path)), authenticators: machine.authenticators)
+                _ = try await Vault.open(at: path, unlock: .device(keyStore: machine.deviceKeyStore(forVaultAt: path)), authenticators: machine.authenticators)
             } catch {
                 throw CommandFailure(status: .failure, message: refusal + " (\(error.message))")
             }

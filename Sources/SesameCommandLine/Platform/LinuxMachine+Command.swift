@@ -6,8 +6,6 @@ import SesameLinux
 /// The CLI's machine is the library's `LinuxMachine`, so `sesame` and any
 /// app on the account share one attempt count, one reuse window and one
 /// vault; the CLI adds only its prompts and the password of `--password-fd`.
-/// (Off Linux the name stands for SesameApple's `AppleMachine`: see
-/// `AppleMachine+Command.swift`.)
 extension LinuxMachine: CommandMachine {
     /// The machine, with no presenter yet: commands add theirs.
     ///
@@ -18,6 +16,11 @@ extension LinuxMachine: CommandMachine {
         } catch {
             throw ValidationError("\(error)")
         }
+    }
+
+    /// The TPM checks a bound passcode slot and limits guesses itself.
+    func vaultPasscodeGuard(forVaultAt vaultPath: String) -> (any PasscodeGuard)? {
+        passcodeGuard(forVaultAt: vaultPath)
     }
 }
 #endif

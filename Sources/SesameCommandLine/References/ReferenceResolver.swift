@@ -11,7 +11,7 @@ import SesameLinux
 /// the failures as exit codes.
 struct ReferenceResolver {
     let options: VaultOptions
-    let machine: LinuxMachine
+    let machine: Machine
     let vault: Vault
 
     /// Opens the vault (which may ask for its passcode).

@@ -48,7 +48,7 @@ struct PasskeySetup: SetupRole {
         #if os(Linux)
         var facts: [String: String] = ["device": UHIDDevice.defaultPath]
         var count: String = "the vault opens only with its passcode: `sesame passkey ls` counts them"
-        if let machine = try? LinuxMachine.command(pamService: doctor.pamService),
+        if let machine = try? Machine.command(pamService: doctor.pamService),
            let vault = try? await machine.openVault(at: doctor.vaultPath, unlock: .device()),
            let stored = try? await VaultPasskeyStore(vault: vault).allCredentials() {
             count = "\(stored.count) passkey\(stored.count == 1 ? "" : "s") in the vault"

@@ -30,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
     var vaultPath: String?
 
     func run() async throws {
-        let report = await StatusReport.gather(machine: try LinuxMachine.command(pamService: pamService), vaultPath: VaultOpeningOptions.resolve(vaultPath))
+        let report = await StatusReport.gather(machine: try Machine.command(pamService: pamService), vaultPath: VaultOpeningOptions.resolve(vaultPath))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

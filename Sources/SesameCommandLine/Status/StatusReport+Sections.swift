@@ -21,7 +21,7 @@ extension StatusReport {
         /// Why the vault could not be described (damaged, open to others…).
         var error: String?
         /// Where the device key lives: `tpm` or `file`; `nil` without a device slot.
-        var deviceKey: DeviceKeys.Kind?
+        var deviceKey: DeviceKeyKind?
         /// The sealed-key file or the key file, and the TCTI for the TPM.
         var deviceKeyLocation: String?
     }
@@ -55,7 +55,7 @@ extension StatusReport {
         }
     }
 
-    static func vaultSection(at path: String, machine: LinuxMachine) async -> VaultSection {
+    static func vaultSection(at path: String, machine: Machine) async -> VaultSection {
         var section = VaultSection(path: path, exists: FileManager.default.fileExists(atPath: path))
         guard section.exists else { return section }
         do throws(VaultError) {
@@ -64,8 +64,8 @@ extension StatusReport {
             section.slots = summary.slots
             section.format = summary.format
             if summary.slots.contains("device") {
-                section.deviceKey = DeviceKeys.kind(machine, forVaultAt: path)
-                section.deviceKeyLocation = section.deviceKey.map { DeviceKeys.describe(machine, $0, forVaultAt: path) }
+                section.deviceKey = DeviceKeyKind.current(forVaultAt: path)
+                section.deviceKeyLocation = section.deviceKey.map { machine.describeDeviceKey($0, forVaultAt: path) }
             }
         } catch {
             section.error = error.description
@@ -75,7 +75,7 @@ extension StatusReport {
 
     /// - Parameter fingerprintReady: An evaluation reuses only when the
     ///   reader is usable, so a window is never shown open without it.
-    static func reuseSection(_ machine: LinuxMachine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
+    static func reuseSection(_ machine: Machine, domainState: DomainState?, fingerprintReady: Bool) async -> ReuseSection {
         var section = ReuseSection(store: machine.reuseWindow.location, available: machine.reuseWindow.available, open: false)
         guard machine.reuseWindow.available, let store = machine.authenticators.reuseWindow else { return section }
         do {

@@ -19,8 +19,8 @@ extension StatusReport {
         var lockedOut: Bool?
     }
 
-    static func tpmSection(_ machine: LinuxMachine) async -> TPMSection {
-        var section = TPMSection(tcti: DeviceKeys.tcti(machine), available: false)
+    static func tpmSection(_ machine: Machine) async -> TPMSection {
+        var section = TPMSection(tcti: machine.tcti, available: false)
         #if os(Linux)
         // `sesame status` diagnoses the TPM: it asks it directly for its lockout state.
         do throws(TPMError) {

@@ -61,7 +61,7 @@ struct StatusReport: Encodable {
     var reuse: ReuseSection
     var tpm: TPMSection
 
-    static func gather(machine: LinuxMachine, vaultPath: String) async -> StatusReport {
+    static func gather(machine: Machine, vaultPath: String) async -> StatusReport {
         let authenticators = machine.authenticators
         let context = AuthenticationContext(authenticators)
 

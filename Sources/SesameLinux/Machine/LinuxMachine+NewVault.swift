@@ -32,44 +32,71 @@ extension LinuxMachine {
         return Self.bindsPasscode(ofNewVaultWith: deviceKey, tpmAnswers: tpmAnswers)
     }
 
-    /// Creates a vault with a device key of `deviceKey` (none when `nil`), a
-    /// passcode slot and a recovery key, as `sesame init` does. A key file
-    /// already beside it (shared with another vault or feature protection)
-    /// is moved into the TPM rather than replaced, so what it protects stays
-    /// valid. The vault keeps its passcode's attempt record from its first
-    /// moment.
+    /// Creates a vault with the device key `request` asks for, a passcode
+    /// slot and a recovery key, as `sesame init` does, and says what it
+    /// chose. With `DeviceKeyRequest.automatic` the key is sealed to the
+    /// TPM when one answers and is a file otherwise. A key file already
+    /// beside the vault (shared with another vault or feature protection) is
+    /// moved into the TPM rather than replaced, so what it protects stays
+    /// valid; a sealed key is never replaced by a file. The passcode slot is
+    /// bound as ``bindsPasscode(ofNewVaultWith:)`` decides. The vault keeps
+    /// its passcode's attempt record from its first moment.
     ///
     /// - Parameters:
     ///   - path: The vault file; ``defaultVaultPath()`` when `nil`.
-    ///   - deviceKey: Where the device key lives; `nil` for a passcode-only vault.
+    ///   - request: Which device key the vault gets.
     ///   - passcode: The vault passcode.
     ///   - cost: The passcode slot's scrypt cost.
-    ///   - bindsPasscode: Whether the passcode slot is bound to the TPM;
-    ///     ``bindsPasscode(ofNewVaultWith:)`` when `nil`.
-    /// - Returns: The open vault and its recovery key, shown once.
-    /// - Throws: `VaultError`: `invalidArgument` when the vault exists or
-    ///   a key file is wanted where the key is sealed; what
-    ///   ``moveDeviceKey(ofVaultAt:to:)`` and `Vault.create` throw.
+    /// - Returns: The open vault, its recovery key, and what was chosen.
+    /// - Throws: `VaultError`: `notAvailable` when the TPM is required and
+    ///   none answers; `invalidArgument` when the vault exists or a key
+    ///   file would replace a sealed key; what ``moveDeviceKey(ofVaultAt:to:)``
+    ///   and `Vault.create` throw. Nothing is created then.
     public func createVault(
-        at path: String? = nil, deviceKey: DeviceKeyKind?, passcode: SecretBytes, cost: ScryptCost = .standard,
-        bindsPasscode: Bool? = nil
-    ) async throws(VaultError) -> (vault: Vault, recoveryKey: RecoveryKey?) {
+        at path: String? = nil, deviceKey request: DeviceKeyRequest, passcode: SecretBytes, cost: ScryptCost = .standard
+    ) async throws(VaultError) -> NewVault {
         let path = path.map { Self.vaultPath($0, environment: environment) } ?? defaultVaultPath()
+        var notes: [String] = []
+        let deviceKey: DeviceKeyKind?
+        switch request {
+        case .none:
+            deviceKey = nil
+        case .required(.tpm):
+            if let unavailable = await tpmUnavailability() {
+                throw VaultError(.notAvailable, "\(unavailable); nothing was created")
+            }
+            deviceKey = .tpm
+        case .required(.file):
+            deviceKey = .file
+        case .automatic:
+            if let unavailable = await tpmUnavailability() {
+                deviceKey = .file
+                notes.append("no TPM answers (\(unavailable)); the device key is a file")
+            } else {
+                deviceKey = .tpm
+            }
+        }
         if let deviceKey {
             let current = deviceKeyKind(forVaultAt: path)
+            if deviceKey == .file && current == .tpm {
+                throw VaultError(.invalidArgument, """
+                    the device key beside \(path) is sealed to the TPM; a key file would replace it: ask for the TPM, \
+                    or move the key with `sesame device-key migrate --to file`. Nothing was created
+                    """)
+            }
+            // Said before the vault exists, as a key file may then move into the TPM.
+            notes.append("the device key is \(describeDeviceKey(deviceKey, forVaultAt: path))")
             if deviceKey == .tpm && current == .file && FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)) {
                 try await moveDeviceKey(ofVaultAt: path, to: .tpm)
             }
-            if deviceKey == .file && current == .tpm {
-                throw VaultError(.invalidArgument, "the device key beside \(path) is sealed to the TPM; a key file would replace it")
-            }
         }
-        let binds: Bool
-        if let bindsPasscode { binds = bindsPasscode } else { binds = await self.bindsPasscode(ofNewVaultWith: deviceKey) }
+        let binds = await bindsPasscode(ofNewVaultWith: deviceKey)
+        if binds { notes.append("the passcode is checked by the TPM, which limits guesses itself") }
         var authenticators = self.authenticators
         authenticators.passcodeGuard = passcodeGuard(forVaultAt: path, bindsNewSlots: binds)
         let device: [KeySlot] = deviceKey.map { [.device(keyStore: deviceKeyStore($0, forVaultAt: path))] } ?? []
-        return try await Vault.create(at: path, slots: device + [.passcode(passcode, cost: cost), .recovery], authenticators: authenticators)
+        let created = try await Vault.create(at: path, slots: device + [.passcode(passcode, cost: cost), .recovery], authenticators: authenticators)
+        return NewVault(vault: created.vault, recoveryKey: created.recoveryKey, deviceKey: deviceKey, passcodeIsBound: binds, notes: notes)
     }
 }
 #endif

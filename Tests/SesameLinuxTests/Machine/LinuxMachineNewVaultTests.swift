@@ -4,7 +4,7 @@ import Sesame
 import SesameLinux
 import Testing
 
-/// `LinuxMachine.createVault(at:deviceKey:passcode:cost:bindsPasscode:)`
+/// `LinuxMachine.createVault(at:deviceKey:passcode:cost:)`
 /// and its decision of when the passcode is bound to the TPM, where no TPM
 /// is needed (the swtpm suites cover sealing and binding themselves).
 @Suite("LinuxMachine.createVault")
@@ -39,7 +39,7 @@ struct LinuxMachineNewVaultTests {
     @Test("A vault with a key file opens by it, and its passcode slot is not bound")
     func fileDeviceKey() async throws {
         let (machine, path) = try machine()
-        let created = try await machine.createVault(at: path, deviceKey: .file, passcode: passcode, cost: .testing)
+        let created = try await machine.createVault(at: path, deviceKey: .required(.file), passcode: passcode, cost: .testing)
         #expect(created.recoveryKey != nil)
         #expect(machine.deviceKeyKind(forVaultAt: path) == .file)
         _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))
@@ -52,7 +52,7 @@ struct LinuxMachineNewVaultTests {
     @Test("A passcode-only vault has no device slot")
     func passcodeOnly() async throws {
         let (machine, path) = try machine()
-        _ = try await machine.createVault(at: path, deviceKey: nil, passcode: passcode, cost: .testing)
+        _ = try await machine.createVault(at: path, deviceKey: .none, passcode: passcode, cost: .testing)
         await #expect(throws: VaultError(.locked, "")) {
             _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))
         }
@@ -67,9 +67,49 @@ struct LinuxMachineNewVaultTests {
                                                 attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
         await #expect(throws: VaultError(.invalidArgument, "")) {
-            _ = try await machine.createVault(at: path, deviceKey: .file, passcode: passcode, cost: .testing)
+            _ = try await machine.createVault(at: path, deviceKey: .required(.file), passcode: passcode, cost: .testing)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("G: asked for nothing in particular with no TPM answering, the vault gets a key file, and the notes say why")
+    func automaticFallsBackToAFile() async throws {
+        let (machine, path) = try machine()
+        let created = try await machine.createVault(at: path, deviceKey: .automatic, passcode: passcode, cost: .testing)
+        #expect(created.deviceKey == .file)
+        #expect(!created.passcodeIsBound)
+        #expect(created.notes.first?.hasPrefix("no TPM answers (") == true, "\(created.notes)")
+        #expect(created.notes.contains("the device key is in the file \(Vault.defaultDeviceKeyPath(forVaultAt: path))"), "\(created.notes)")
+        #expect(DeviceKeyKind.current(forVaultAt: path) == .file)
+        _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))
+    }
+
+    @Test("G: the TPM required where none answers is notAvailable, naming why, and nothing is created")
+    func requiredTPMRefused() async throws {
+        let (machine, path) = try machine()
+        do {
+            _ = try await machine.createVault(at: path, deviceKey: .required(.tpm), passcode: passcode, cost: .testing)
+            Issue.record("a vault was created without its TPM")
+        } catch {
+            #expect(error.status == .notAvailable)
+            #expect(error.message.contains("No TPM") && error.message.hasSuffix("nothing was created"), "\(error.message)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)))
+    }
+
+    @Test("G: with the key already sealed beside it and no TPM answering, the automatic choice refuses rather than make a key file")
+    func automaticKeepsASealedKey() async throws {
+        let (machine, path) = try machine()
+        let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
+        try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+        await #expect(throws: VaultError(.invalidArgument, "")) {
+            _ = try await machine.createVault(at: path, deviceKey: .automatic, passcode: passcode, cost: .testing)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: Vault.defaultDeviceKeyPath(forVaultAt: path)))
     }
 }
 #endif
