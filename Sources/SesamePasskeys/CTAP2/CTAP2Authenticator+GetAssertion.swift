@@ -94,8 +94,8 @@ extension CTAP2Authenticator {
         defer { if pending.credentials.isEmpty, pending.ownsContext { pending.context.invalidate() } }
         return try await assertion(
             credential, relyingPartyID: pending.relyingPartyID, clientDataHash: pending.clientDataHash,
-            extensionRequests: pending.extensionRequests, flags: pending.flags, context: pending.context, requester: requester, userDetails: true,
-            numberOfCredentials: nil)
+            extensionRequests: pending.extensionRequests, flags: pending.flags, context: pending.context, requester: requester,
+            userDetails: true, numberOfCredentials: nil)
     }
 
     /// One assertion: the extensions' outputs, authenticator data
@@ -103,7 +103,8 @@ extension CTAP2Authenticator {
     /// store's signature over authenticator data ‖ clientDataHash.
     private func assertion(
         _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8],
-        extensionRequests: [(identifier: String, request: any CTAP2ExtensionAssertion)], flags: UInt8, context: AuthenticationContext, requester: CTAPHIDRequester?, userDetails: Bool, numberOfCredentials: Int?
+        extensionRequests: [(identifier: String, request: any CTAP2ExtensionAssertion)], flags: UInt8, context: AuthenticationContext,
+        requester: CTAPHIDRequester?, userDetails: Bool, numberOfCredentials: Int?
     ) async throws -> CBORValue {
         let reason = CTAPHIDRequester.reason("Sign in to \(relyingPartyID)", askedBy: requester)
         var outputs: [CBORValue: CBORValue] = [:]

@@ -64,7 +64,8 @@ struct PasskeyRecordTests {
         #expect(CredProtectExtension.protection(of: plain.creation) == .userVerificationOptional)
         for broken: [CBORValue: CBORValue] in [
             map.filter { $0.key != 9 }, map.filter { $0.key != 10 }, map.merging([9: 4]) { $1 },
-            map.merging([13: .array([])]) { $1 }, map.merging([13: .map(["credProtect": 3])]) { $1 }, map.merging([13: .map([1: .bytes([])])]) { $1 },
+            map.merging([13: .array([])]) { $1 }, map.merging([13: .map(["credProtect": 3])]) { $1 },
+            map.merging([13: .map([1: .bytes([])])]) { $1 },
         ] {
             #expect(PasskeyRecord(decoding: CBORValue.map(broken).encoded) == nil)
         }

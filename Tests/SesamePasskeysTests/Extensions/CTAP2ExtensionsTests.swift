@@ -69,12 +69,12 @@ struct CTAP2ExtensionsTests {
     }
 
     @Test("P1: a credProtect state this Sesame cannot read reads as the strictest level, never the loosest", arguments: [[], [0], [4], [1, 1], [0xFF]] as [[UInt8]])
-    func credProtectUnreadableState(_ state: [UInt8]) {
+    func credProtectUnreadableState(_ state: [UInt8]) throws {
         let creation = PasskeyCreation(relyingPartyID: "example.com", userHandle: [1], isDiscoverable: true,
                                        extensions: [CredProtectExtension.identifier: state])
         #expect(CredProtectExtension.protection(of: creation) == .userVerificationRequired)
-        let credential = PasskeyCredential(id: [1], creation: creation, publicKey: try! PublicKey(algorithm: .ed25519, rawRepresentation: [UInt8](repeating: 1, count: 32)),
-                                           created: Date(), signatureCount: 0)
+        let publicKey = try PublicKey(algorithm: .ed25519, rawRepresentation: [UInt8](repeating: 1, count: 32))
+        let credential = PasskeyCredential(id: [1], creation: creation, publicKey: publicKey, created: Date(), signatureCount: 0)
         #expect(!CTAP2Extensions.permit(credential, userVerificationAsked: false, credentialNamed: true))
         #expect(CTAP2Extensions.permit(credential, userVerificationAsked: true, credentialNamed: false))
     }
@@ -98,7 +98,8 @@ struct CTAP2ExtensionsTests {
         let saltEnc = try platform.encrypt([UInt8](repeating: 1, count: 32))
         let saltAuth = platform.authenticate(key: platform.sharedSecret, saltEnc)
         let shortSalt = try platform.encrypt([UInt8](repeating: 1, count: 16))
-        let offCurve: CBORValue = .map([1: 2, 3: -25, -1: 1, -2: .bytes([UInt8](repeating: 0, count: 32)), -3: .bytes([UInt8](repeating: 0, count: 32))])
+        let zero = CBORValue.bytes([UInt8](repeating: 0, count: 32))
+        let offCurve: CBORValue = .map([1: 2, 3: -25, -1: 1, -2: zero, -3: zero])
         let cases: [(CBORValue, UInt8, String)] = [
             (true, 0x11, "not a map"),
             (.map([:]), 0x14, "no keyAgreement"),
