@@ -102,7 +102,8 @@ struct FilePasskeyStore: PasskeyStore {
     let credential: PasskeyCredential
 
     func verifyOwner(for relyingPartyID: String, reason: String, context: AuthenticationContext) async throws {}
-    func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential { credential }
+    func makeCredential(_ creation: PasskeyCreation, secrets: [String: [UInt8]], reason: String, context: AuthenticationContext) async throws
+        -> PasskeyCredential { credential }
     func credentials(relyingPartyID: String, ids: [[UInt8]]) async throws -> [PasskeyCredential] {
         ids.contains(credential.id) ? [credential] : []
     }
@@ -112,7 +113,8 @@ struct FilePasskeyStore: PasskeyStore {
         let key = try P256.Signing.PrivateKey(pemRepresentation: try String(contentsOfFile: file, encoding: .utf8))
         return Array(try key.signature(for: data).derRepresentation)
     }
-    func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] { [] }
+    func secret(of credential: PasskeyCredential, for extensionIdentifier: String, reason: String, context: AuthenticationContext)
+        async throws -> [UInt8] { [] }
     func delete(_ credential: PasskeyCredential) async throws {}
 }
 
@@ -167,7 +169,7 @@ actor Rigs {
         try await store.verifyOwner(for: "example.com", reason: "Create a passkey for example.com", context: context)
         let made = try await store.makeCredential(
             PasskeyCreation(relyingPartyID: "example.com", userHandle: [1, 2, 3], algorithm: .es256, isDiscoverable: false),
-            reason: "Create", context: context)
+            secrets: [:], reason: "Create", context: context)
         _ = try Self.serve(CTAP2Authenticator(store: store, aaguid: CTAP2Authenticator.sesameAAGUID, makeContext: makeContext),
                            at: directory + "/vault.sock")
 

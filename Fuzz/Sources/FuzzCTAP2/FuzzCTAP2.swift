@@ -23,13 +23,16 @@ struct FuzzPasskeyStore: PasskeyStore {
     static let key = P256.Signing.PrivateKey()
     static let stored = PasskeyCredential(
         id: [UInt8](repeating: 1, count: 16),
-        creation: PasskeyCreation(relyingPartyID: "example.com", userHandle: [1, 2, 3], userName: "alice", isDiscoverable: true, hasHMACSecret: true),
+        creation: PasskeyCreation(relyingPartyID: "example.com", userHandle: [1, 2, 3], userName: "alice", isDiscoverable: true,
+                                    extensions: [HMACSecretExtension.identifier: HMACSecretExtension.state]),
         publicKey: try! PublicKey(algorithm: .p256, rawRepresentation: key.publicKey.x963Representation),
         created: Date(timeIntervalSince1970: 0), signatureCount: 7)
 
     func verifyOwner(for relyingPartyID: String, reason: String, context: AuthenticationContext) async throws {}
 
-    func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential {
+    func makeCredential(_ creation: PasskeyCreation, secrets: [String: [UInt8]], reason: String, context: AuthenticationContext) async throws
+        -> PasskeyCredential
+    {
         let publicKey = creation.algorithm == .es256 ? Self.stored.publicKey
             : try PublicKey(algorithm: .ed25519, rawRepresentation: [UInt8](repeating: 0, count: 32))
         return PasskeyCredential(id: [2] + creation.userHandle, creation: creation, publicKey: publicKey, created: Date(), signatureCount: 0)
@@ -49,8 +52,10 @@ struct FuzzPasskeyStore: PasskeyStore {
         Array(try Self.key.signature(for: data).derRepresentation)
     }
 
-    func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
-        [UInt8](repeating: userVerified ? 1 : 0, count: 32)
+    func secret(of credential: PasskeyCredential, for extensionIdentifier: String, reason: String, context: AuthenticationContext)
+        async throws -> [UInt8]
+    {
+        [UInt8](repeating: 1, count: 32) + [UInt8](repeating: 0, count: 32)  // hmac-secret's CredRandoms, with UV and without
     }
 
     func delete(_ credential: PasskeyCredential) async throws {}

@@ -36,8 +36,8 @@ struct PasskeyDocument: Encodable {
         userHandle = Self.base64URL(credential.creation.userHandle)
         algorithm = credential.creation.algorithm == .es256 ? "ES256" : "EdDSA"
         discoverable = credential.creation.isDiscoverable
-        credProtect = credential.creation.protection.rawValue
-        hmacSecret = credential.creation.hasHMACSecret
+        credProtect = CredProtectExtension.protection(of: credential.creation).rawValue
+        hmacSecret = HMACSecretExtension.isEnabled(for: credential.creation)
         created = credential.created
         signatureCount = credential.signatureCount
     }

@@ -11,7 +11,7 @@ extension CTAP2Authenticator: CTAPHIDMessageHandler {
     public func cbor(_ request: [UInt8], from requester: CTAPHIDRequester, status: @escaping @Sendable (CTAPHIDKeepaliveStatus) -> Void) async -> [UInt8] {
         let relay: @Sendable (CTAP2Keepalive) -> Void = { status($0 == .upNeeded ? .userPresenceNeeded : .processing) }
         // getInfo asks no one and changes nothing another host holds: it never waits for a turn.
-        if request.first == 0x04 { return await handle(request, from: requester, status: relay) }
+        if request.first == CTAP2Command.getInfo.rawValue { return await handle(request, from: requester, status: relay) }
         // Cancelled (CANCEL, or the server's user-action timeout) while waiting: leave the queue at once.
         let answer = await turns.run { await self.handle(request, from: requester, status: relay) }
         return answer ?? [CTAP2Status.keepaliveCancel.rawValue]

@@ -83,16 +83,16 @@ extension CTAP2Authenticator {
     }
 
     /// A credential as enumerateCredentials answers it: user, credential
-    /// id, public key and credProtect level.
+    /// id, public key and the extensions' fields (credProtect's level).
     private static func credentialItem(_ credential: PasskeyCredential) throws(CTAP2Status) -> CBORValue {
         var user: [CBORValue: CBORValue] = ["id": .bytes(credential.creation.userHandle)]
         if let name = credential.creation.userName { user["name"] = .text(name) }
         if let name = credential.creation.userDisplayName { user["displayName"] = .text(name) }
-        return .map([
-            6: .map(user), 7: .map(["id": .bytes(credential.id), "type": "public-key"]),
-            8: try AuthenticatorData.coseKey(credential.publicKey, algorithm: credential.creation.algorithm),
-            0x0A: .int(credential.creation.protection.rawValue),
-        ])
+        var item = CTAP2Extensions.credentialManagementFields(of: credential)
+        item[6] = .map(user)
+        item[7] = .map(["id": .bytes(credential.id), "type": "public-key"])
+        item[8] = try AuthenticatorData.coseKey(credential.publicKey, algorithm: credential.creation.algorithm)
+        return .map(item)
     }
 
     /// SHA-256 of a relying party id (rpIDHash).

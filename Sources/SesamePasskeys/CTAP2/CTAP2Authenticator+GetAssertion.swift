@@ -17,9 +17,9 @@ extension CTAP2Authenticator {
     /// With `up` true the flags are UP and UV, and a token gives one such
     /// assertion (it is spent). With `up` false (a client's pre-flight,
     /// learning which of its credentials are here) the flags are neither UP
-    /// nor UV, the token is not spent and no hmac-secret output is given:
-    /// only an act of the owner makes a sign-in or a PRF output (SPEC P2),
-    /// so one scan cannot be replayed into many.
+    /// nor UV, the token is not spent and extensions are told so (hmac-secret
+    /// then gives no output): only an act of the owner makes a sign-in or a
+    /// PRF output (SPEC P2), so one scan cannot be replayed into many.
     func getAssertion(_ parameters: CTAP2Parameters, from requester: CTAPHIDRequester?, status: @Sendable (CTAP2Keepalive) -> Void)
         async throws -> CBORValue
     {
@@ -34,11 +34,8 @@ extension CTAP2Authenticator {
         let flags = userPresence ? AuthenticatorData.userPresent | AuthenticatorData.userVerified : 0
         let pinUvAuthParam = try parameters.optional(6, \.bytesValue)
         let pinUvAuthProtocol = try parameters.optional(7, \.intValue)
-        let hmacSecret = try extensions?.optionalMap("hmac-secret").map { input throws(CTAP2Status) in
-            try HMACSecretRequest(input, keyAgreementKey: keyAgreementKey)
-        }.flatMap { userPresence ? $0 : nil }
-        // credProtect (§12.1): level 3 is never named without user verification asked
-        // for; level 2 only when the client names its id.
+        let extensionRequests = try CTAP2Extensions.assertionRequests(
+            extensions, offer: CTAP2ExtensionOffer(keyAgreementKey: keyAgreementKey, userPresence: userPresence))
         let userVerificationAsked = try options?.option("uv") == true || pinUvAuthParam != nil
         let found: [PasskeyCredential]
         if let allowList {
@@ -47,11 +44,7 @@ extension CTAP2Authenticator {
             found = try await store.discoverableCredentials(relyingPartyID: relyingPartyID)
         }
         let credentials = found.filter { credential in
-            switch credential.creation.protection {
-            case .userVerificationOptional: true
-            case .userVerificationOptionalWithCredentialIDList: userVerificationAsked || allowList != nil
-            case .userVerificationRequired: userVerificationAsked
-            }
+            CTAP2Extensions.permit(credential, userVerificationAsked: userVerificationAsked, credentialNamed: allowList != nil)
         }
 
         let (ceremony, isTokens) = try await ceremony(
@@ -68,11 +61,11 @@ extension CTAP2Authenticator {
             endAssertions()  // another requester's, which this one replaces
             pendingAssertions = PendingAssertions(
                 requester: requester, credentials: Array(credentials.dropFirst()), relyingPartyID: relyingPartyID, clientDataHash: clientDataHash,
-                hmacSecret: hmacSecret, flags: flags, context: ceremony, ownsContext: !isTokens, answered: now())
+                extensionRequests: extensionRequests, flags: flags, context: ceremony, ownsContext: !isTokens, answered: now())
         }
         do {
             let response = try await assertion(
-                first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, hmacSecret: hmacSecret, flags: flags,
+                first, relyingPartyID: relyingPartyID, clientDataHash: clientDataHash, extensionRequests: extensionRequests, flags: flags,
                 context: ceremony, requester: requester, userDetails: selecting, numberOfCredentials: selecting ? credentials.count : nil)
             if !selecting { end() }
             return response
@@ -101,24 +94,24 @@ extension CTAP2Authenticator {
         defer { if pending.credentials.isEmpty, pending.ownsContext { pending.context.invalidate() } }
         return try await assertion(
             credential, relyingPartyID: pending.relyingPartyID, clientDataHash: pending.clientDataHash,
-            hmacSecret: pending.hmacSecret, flags: pending.flags, context: pending.context, requester: requester, userDetails: true,
-            numberOfCredentials: nil)
+            extensionRequests: pending.extensionRequests, flags: pending.flags, context: pending.context, requester: requester,
+            userDetails: true, numberOfCredentials: nil)
     }
 
-    /// One assertion: the hmac-secret output if asked, authenticator data
+    /// One assertion: the extensions' outputs, authenticator data
     /// with `flags` and the counter the signature advances to, and the
     /// store's signature over authenticator data ‖ clientDataHash.
     private func assertion(
-        _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8], hmacSecret: HMACSecretRequest?,
-        flags: UInt8, context: AuthenticationContext, requester: CTAPHIDRequester?, userDetails: Bool, numberOfCredentials: Int?
+        _ credential: PasskeyCredential, relyingPartyID: String, clientDataHash: [UInt8],
+        extensionRequests: [(identifier: String, request: any CTAP2ExtensionAssertion)], flags: UInt8, context: AuthenticationContext,
+        requester: CTAPHIDRequester?, userDetails: Bool, numberOfCredentials: Int?
     ) async throws -> CBORValue {
         let reason = CTAPHIDRequester.reason("Sign in to \(relyingPartyID)", askedBy: requester)
         var outputs: [CBORValue: CBORValue] = [:]
-        if let hmacSecret, credential.creation.hasHMACSecret {
-            // CredRandomWithUV: an output is given only with UP and UV set (see getAssertion).
-            let credRandom = try await store.hmacSecret(of: credential, userVerified: true, reason: reason, context: context)
-            guard credRandom.count == 32 else { throw CTAP2Status.other }
-            outputs["hmac-secret"] = .bytes(try hmacSecret.output(credRandom: credRandom))
+        for (identifier, request) in extensionRequests {
+            outputs[.text(identifier)] = try await request.output(state: credential.creation.extensions[identifier]) {
+                try await store.secret(of: credential, for: identifier, reason: reason, context: context)
+            }
         }
         // The counter is taken before signing: what the lookup read may already be another process's (SPEC P4).
         let counter = try await store.nextSignatureCount(of: credential)

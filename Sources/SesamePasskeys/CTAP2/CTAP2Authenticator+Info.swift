@@ -7,7 +7,7 @@ extension CTAP2Authenticator {
     var info: CBORValue {
         .map([
             0x01: .array(["FIDO_2_0", "FIDO_2_1"]),
-            0x02: .array(["credProtect", "hmac-secret"]),
+            0x02: .array(CTAP2Extensions.identifiers.map(CBORValue.text)),
             0x03: .bytes(aaguid),
             0x04: .map([
                 "rk": true, "up": true, "uv": true, "plat": false, "credMgmt": true, "pinUvAuthToken": true,

@@ -25,12 +25,8 @@ extension CTAP2Authenticator {
         let userDisplayName = try user.optional("displayName", \.textValue)?.truncatedUTF8(Self.maximumNameLength)
         let algorithm = try Self.algorithm(try parameters.required(4, \.arrayValue))
         let excludeList = try parameters.credentialIDs(5) ?? []
-        let extensions = try parameters.optionalMap(6)
-        let protection = try extensions?.optional("credProtect", \.intValue).map { level throws(CTAP2Status) in
-            guard let protection = PasskeyProtection(rawValue: level) else { throw .invalidParameter }
-            return protection
-        }
-        let hmacSecret = try extensions?.optional("hmac-secret", \.boolValue) ?? false
+        var registrations = try CTAP2Extensions.registrations(try parameters.optionalMap(6))
+        defer { CTAP2Extensions.wipeSecrets(&registrations) }
         let options = try parameters.optionalMap(7)
         let isDiscoverable = try options?.option("rk") ?? false
         if try options?.option("up") == false { throw CTAP2Status.invalidOption }  // §6.1.2 step 5
@@ -52,11 +48,11 @@ extension CTAP2Authenticator {
         let creation = PasskeyCreation(
             relyingPartyID: relyingPartyID, relyingPartyName: relyingPartyName, userHandle: userHandle, userName: userName,
             userDisplayName: userDisplayName, algorithm: algorithm, isDiscoverable: isDiscoverable,
-            protection: protection ?? .userVerificationOptional, hasHMACSecret: hmacSecret)
-        let credential = try await store.makeCredential(creation, reason: reason, context: ceremony)
+            extensions: registrations.mapValues(\.state))
+        let credential = try await store.makeCredential(
+            creation, secrets: registrations.compactMapValues(\.secret), reason: reason, context: ceremony)
         var outputs: [CBORValue: CBORValue] = [:]
-        if let protection { outputs["credProtect"] = .int(protection.rawValue) }
-        if hmacSecret { outputs["hmac-secret"] = true }
+        for (identifier, registration) in registrations { outputs[.text(identifier)] = registration.output }
         let authenticatorData = AuthenticatorData(
             relyingPartyID: relyingPartyID, flags: AuthenticatorData.userPresent | AuthenticatorData.userVerified,
             signatureCount: credential.signatureCount, attested: (aaguid: aaguid, credential: credential), extensions: outputs)

@@ -91,28 +91,29 @@ public actor CTAP2Authenticator {
     public func handle(_ request: [UInt8], from requester: CTAPHIDRequester? = nil, status: @Sendable (CTAP2Keepalive) -> Void) async
         -> [UInt8]
     {
-        guard let command = request.first else { return [CTAP2Status.invalidLength.rawValue] }
+        guard let byte = request.first else { return [CTAP2Status.invalidLength.rawValue] }
+        let command = CTAP2Command(rawValue: byte)
         // §6.3: any other command ends getNextAssertion's state; another requester's never touches it.
-        if command != 0x08, pendingAssertions?.requester == requester { endAssertions() }
-        if command != 0x0A, command != 0x41, pendingEnumeration?.requester == requester { pendingEnumeration = nil }
+        if command != .getNextAssertion, pendingAssertions?.requester == requester { endAssertions() }
+        if command?.managesCredentials != true, pendingEnumeration?.requester == requester { pendingEnumeration = nil }
         do {
             guard request.count <= Self.maximumMessageSize else { throw CTAP2Status.requestTooLarge }
             let parameters = try CTAP2Parameters(decoding: request.dropFirst())
             let response: CBORValue?
             switch command {
-            case 0x01: response = try await makeCredential(parameters, from: requester, status: status)
-            case 0x02: response = try await getAssertion(parameters, from: requester, status: status)
-            case 0x04: response = info
-            case 0x06: response = try await clientPIN(parameters, from: requester, status: status)
-            case 0x07: throw CTAP2Status.notAllowed  // reset: deleting every passkey is `sesame passkey rm`, never a client's
-            case 0x08: response = try await getNextAssertion(from: requester)
-            case 0x0A, 0x41: response = try await credentialManagement(parameters, from: requester)
-            case 0x0B:
+            case .makeCredential: response = try await makeCredential(parameters, from: requester, status: status)
+            case .getAssertion: response = try await getAssertion(parameters, from: requester, status: status)
+            case .getInfo: response = info
+            case .clientPIN: response = try await clientPIN(parameters, from: requester, status: status)
+            case .reset: throw CTAP2Status.notAllowed  // deleting every passkey is `sesame passkey rm`, never a client's
+            case .getNextAssertion: response = try await getNextAssertion(from: requester)
+            case .credentialManagement, .credentialManagementPreview: response = try await credentialManagement(parameters, from: requester)
+            case .selection:
                 try await verifyOwner(
                     for: "", reason: CTAPHIDRequester.reason("Select this authenticator", askedBy: requester), status: status
                 ).invalidate()
                 response = nil
-            default: throw CTAP2Status.invalidCommand
+            case nil: throw CTAP2Status.invalidCommand
             }
             return [CTAP2Status.ok.rawValue] + (response?.encoded ?? [])
         } catch {

@@ -16,16 +16,18 @@ public struct PasskeyCreation: Sendable, Hashable {
     /// Whether the credential is discoverable (CTAP's `rk`): found by
     /// relying party alone, listed by `sesame passkey ls`.
     public var isDiscoverable: Bool
-    /// Its `credProtect` level.
-    public var protection: PasskeyProtection
-    /// Whether the `hmac-secret` extension is enabled for it.
-    public var hasHMACSecret: Bool
+    /// Each CTAP extension's state, by extension identifier: what the
+    /// extension decided at makeCredential and reads at getAssertion, in
+    /// its own frozen encoding (``CredProtectExtension/state(_:)``,
+    /// ``HMACSecretExtension/state``). An extension absent here is not
+    /// enabled for the credential. Never a secret: the store keeps those
+    /// under the key's access control.
+    public var extensions: [String: [UInt8]]
 
     /// - Parameters: see the properties.
     public init(
         relyingPartyID: String, relyingPartyName: String? = nil, userHandle: [UInt8], userName: String? = nil,
-        userDisplayName: String? = nil, algorithm: PasskeyAlgorithm = .es256, isDiscoverable: Bool,
-        protection: PasskeyProtection = .userVerificationOptional, hasHMACSecret: Bool = false
+        userDisplayName: String? = nil, algorithm: PasskeyAlgorithm = .es256, isDiscoverable: Bool, extensions: [String: [UInt8]] = [:]
     ) {
         self.relyingPartyID = relyingPartyID
         self.relyingPartyName = relyingPartyName
@@ -34,7 +36,6 @@ public struct PasskeyCreation: Sendable, Hashable {
         self.userDisplayName = userDisplayName
         self.algorithm = algorithm
         self.isDiscoverable = isDiscoverable
-        self.protection = protection
-        self.hasHMACSecret = hasHMACSecret
+        self.extensions = extensions
     }
 }

@@ -7,7 +7,7 @@ import Sesame
 /// One ceremony is one verification: ``verifyOwner(for:reason:context:)``
 /// asks the owner once (the finger, or the login password) and authorises
 /// `context` for every key use of that ceremony, so making a credential,
-/// signing with it and deriving its `hmac-secret` do not ask again. A call
+/// signing with it and reading an extension's secret do not ask again. A call
 /// given a context that is not authorised asks the owner itself.
 ///
 /// Methods throw `VaultError` or `AuthenticationError` as the vault does;
@@ -20,7 +20,17 @@ public protocol PasskeyStore: Sendable {
     func verifyOwner(for relyingPartyID: String, reason: String, context: AuthenticationContext) async throws
 
     /// Makes a credential: its key pair inside the store, its id sealed.
-    func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential
+    ///
+    /// - Parameters:
+    ///   - creation: What was asked for, with the extensions' state.
+    ///   - secrets: What extensions keep secret with it (hmac-secret's
+    ///     CredRandoms), by extension identifier, each one of
+    ///     `creation.extensions`: kept under the key's access control,
+    ///     never in the credential's facts.
+    ///   - reason: What the owner is told if asked.
+    ///   - context: The ceremony's context.
+    func makeCredential(_ creation: PasskeyCreation, secrets: [String: [UInt8]], reason: String, context: AuthenticationContext) async throws
+        -> PasskeyCredential
 
     /// The credentials of `relyingPartyID` among `ids` (the client's
     /// `allowList`), in the list's order; ids this store did not issue, or
@@ -43,10 +53,11 @@ public protocol PasskeyStore: Sendable {
     /// the signature (ES256: DER; EdDSA: raw).
     func sign(_ data: [UInt8], with credential: PasskeyCredential, reason: String, context: AuthenticationContext) async throws -> [UInt8]
 
-    /// The credential's 32-byte `hmac-secret` key (CTAP 2.1 §12.5's
-    /// CredRandom): one for requests with user verification, another
-    /// without. Under the key's access control, as signing is.
-    func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8]
+    /// The secret the extension `extensionIdentifier` keeps with the
+    /// credential, as ``makeCredential(_:secrets:reason:context:)`` was
+    /// given it. Under the key's access control, as signing is.
+    func secret(of credential: PasskeyCredential, for extensionIdentifier: String, reason: String, context: AuthenticationContext)
+        async throws -> [UInt8]
 
     /// Deletes the credential and its key. Never prompts.
     func delete(_ credential: PasskeyCredential) async throws

@@ -8,15 +8,17 @@ import Sesame
 
 /// Passkeys kept in a vault (SPEC P1, P4): each credential's private key is
 /// one of the vault's protected keys (SPEC D7), made inside it under
-/// ``accessControl`` and never readable; its `hmac-secret` key is an item
-/// under the same access control; its facts (relying party, user, counter)
-/// are an item that reading never prompts for.
+/// ``accessControl`` and never readable; an extension's secret (hmac-secret's
+/// CredRandoms) is an item under the same access control; its facts
+/// (relying party, user, counter, the extensions' state) are an item that
+/// reading never prompts for.
 ///
 /// In the vault, a credential `N` (16 random bytes, in hex) is the key `N`
-/// of ``service``, the item `N` of ``service`` (its record) and, with
-/// `hmac-secret`, the item `N` of `passkeys.hmac-secret`. All three are
-/// "this device only": `export` leaves them out, since a key that could be
-/// exported would not be a key that never leaves the vault (SPEC D7).
+/// of ``service``, the item `N` of ``service`` (its record) and, for each
+/// extension secret, the item `N` of `passkeys.` and the extension's
+/// identifier (`passkeys.hmac-secret`). All are "this device only": `export` leaves
+/// them out, since a key that could be exported would not be a key that
+/// never leaves the vault (SPEC D7).
 ///
 /// A credential id is a key handle (`Vault.keyHandle(service:name:binding:)`)
 /// bound to the relying party id's SHA-256: only this vault can tell which
@@ -24,8 +26,12 @@ import Sesame
 public struct VaultPasskeyStore: PasskeyStore {
     /// The vault service of passkeys' keys and records.
     public static let service = "passkeys"
-    /// The vault service of passkeys' `hmac-secret` keys.
-    static let hmacSecretService = "passkeys.hmac-secret"
+
+    /// The vault service of the secrets that the extension `identifier`
+    /// keeps: ``service``, a dot, the identifier. Frozen: vaults keep them.
+    static func secretService(for identifier: String) -> String {
+        service + "." + identifier
+    }
 
     /// The open vault.
     public let vault: Vault
@@ -47,19 +53,22 @@ public struct VaultPasskeyStore: PasskeyStore {
         try await context.evaluateAccessControl(accessControl, operations: [.createKey, .createItem, .useKeySign, .useItem], localizedReason: reason)
     }
 
-    public func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential {
+    public func makeCredential(_ creation: PasskeyCreation, secrets: [String: [UInt8]], reason: String, context: AuthenticationContext)
+        async throws -> PasskeyCredential
+    {
+        // delete(_:) finds a secret by its extension's state.
+        guard secrets.keys.allSatisfy({ creation.extensions[$0] != nil }) else {
+            throw VaultError(.invalidArgument, "A passkey's extension secret needs the extension's state")
+        }
         let name = Self.randomName()
         let id = try vault.keys.handle(service: Self.service, name: name, binding: Self.binding(creation.relyingPartyID))
         let key = try await vault.keys.create(
             service: Self.service, name: name, algorithm: creation.algorithm.keyAlgorithm, label: creation.relyingPartyID,
             accessibility: .whenUnlockedThisDeviceOnly, accessControl: accessControl, context: context)
         do {
-            if creation.hasHMACSecret {
-                // CTAP 2.1 §12.5's two CredRandoms: one for requests with user verification, one without.
-                var secret = SymmetricKey(size: .init(bitCount: 512)).withUnsafeBytes { Array($0) }
-                defer { wipe(&secret) }
-                try await vault.items.add(SecretBytes(secret), service: Self.hmacSecretService, account: name, accessibility: .whenUnlockedThisDeviceOnly,
-                                    accessControl: accessControl, context: context)
+            for (identifier, secret) in secrets.sorted(by: { $0.key < $1.key }) {
+                try await vault.items.add(SecretBytes(secret), service: Self.secretService(for: identifier), account: name,
+                                    accessibility: .whenUnlockedThisDeviceOnly, accessControl: accessControl, context: context)
             }
             let record = PasskeyRecord(id: id, creation: creation, created: key.created, signatureCount: 0)
             try await vault.items.add(SecretBytes(record.encoded), service: Self.service, account: name, label: creation.relyingPartyID,
@@ -67,7 +76,7 @@ public struct VaultPasskeyStore: PasskeyStore {
             return PasskeyCredential(id: id, creation: creation, publicKey: key.publicKey, created: record.created, signatureCount: 0)
         } catch {
             // Never leave a key that no record names.
-            try? await vault.items.delete(service: Self.hmacSecretService, account: name)
+            for identifier in secrets.keys { try? await vault.items.delete(service: Self.secretService(for: identifier), account: name) }
             try? await vault.keys.delete(service: Self.service, name: name)
             throw error
         }
@@ -104,19 +113,22 @@ public struct VaultPasskeyStore: PasskeyStore {
         return try await vault.keys.sign(data, withKey: name, service: Self.service, encoding: encoding, operationPrompt: reason, context: context)
     }
 
-    public func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws -> [UInt8] {
+    public func secret(of credential: PasskeyCredential, for extensionIdentifier: String, reason: String, context: AuthenticationContext)
+        async throws -> [UInt8]
+    {
         let name = try Self.name(of: credential, in: vault)
-        let secret = try await vault.items.read(service: Self.hmacSecretService, account: name, operationPrompt: reason, context: context)
-        return secret.withUnsafeBytes { bytes in
-            guard bytes.count == 64 else { return [] }
-            return Array(userVerified ? bytes[0..<32] : bytes[32..<64])
-        }
+        let secret = try await vault.items.read(service: Self.secretService(for: extensionIdentifier), account: name, operationPrompt: reason,
+                                          context: context)
+        return secret.withUnsafeBytes { Array($0) }
     }
 
     public func delete(_ credential: PasskeyCredential) async throws {
         let name = try Self.name(of: credential, in: vault)
         try await vault.keys.delete(service: Self.service, name: name)
-        try? await vault.items.delete(service: Self.hmacSecretService, account: name)
+        // Only an extension with state can have a secret; one without a secret has none to delete.
+        for identifier in credential.creation.extensions.keys {
+            try? await vault.items.delete(service: Self.secretService(for: identifier), account: name)
+        }
         try await vault.items.delete(service: Self.service, account: name)
     }
 

@@ -22,15 +22,20 @@ struct VaultPasskeyStoreTests {
 
     private func creation(_ rp: String = "example.com", discoverable: Bool = true, algorithm: PasskeyAlgorithm = .es256, hmac: Bool = true) -> PasskeyCreation {
         PasskeyCreation(relyingPartyID: rp, relyingPartyName: "Example", userHandle: [1, 2, 3, 4], userName: "ada@example.com",
-                        userDisplayName: "Ada", algorithm: algorithm, isDiscoverable: discoverable, hasHMACSecret: hmac)
+                        userDisplayName: "Ada", algorithm: algorithm, isDiscoverable: discoverable,
+                        extensions: hmac ? [HMACSecretExtension.identifier: HMACSecretExtension.state] : [:])
     }
+
+    /// hmac-secret's CredRandoms of the credentials ``make(_:)`` makes.
+    private static let credRandoms = [UInt8](repeating: 0x11, count: 32) + [UInt8](repeating: 0x22, count: 32)
 
     /// One ceremony: the owner's finger once, then the credential made.
     private func make(_ creation: PasskeyCreation) async throws -> PasskeyCredential {
         let context = machine.context()
         machine.sensor.present(.match)
         try await store.verifyOwner(for: creation.relyingPartyID, reason: "Create a passkey for \(creation.relyingPartyID)", context: context)
-        return try await store.makeCredential(creation, reason: "Create a passkey", context: context)
+        let secrets = HMACSecretExtension.isEnabled(for: creation) ? [HMACSecretExtension.identifier: Self.credRandoms] : [:]
+        return try await store.makeCredential(creation, secrets: secrets, reason: "Create a passkey", context: context)
     }
 
     @Test("SPEC P1: one verification, then a signature that swift-crypto verifies and an hmac-secret key, with no second prompt", arguments: PasskeyAlgorithm.allCases)
@@ -43,11 +48,11 @@ struct VaultPasskeyStoreTests {
         try await store.verifyOwner(for: "example.com", reason: "Sign in to example.com", context: context)
         let data = Array("authenticator data and client data hash".utf8)
         let signature = try await store.sign(data, with: credential, reason: "Sign in to example.com", context: context)
-        let uv = try await store.hmacSecret(of: credential, userVerified: true, reason: "Sign in to example.com", context: context)
-        let noUV = try await store.hmacSecret(of: credential, userVerified: false, reason: "Sign in to example.com", context: context)
+        let credRandoms = try await store.secret(of: credential, for: HMACSecretExtension.identifier, reason: "Sign in to example.com",
+                                                 context: context)
         #expect(machine.presenter.prompts.count == before + 1)
         #expect(machine.presenter.prompts.last?.reason == "Sign in to example.com")
-        #expect(uv.count == 32 && noUV.count == 32 && uv != noUV)
+        #expect(credRandoms == Self.credRandoms)
         switch algorithm {
         case .es256:
             let key = try P256.Signing.PublicKey(x963Representation: credential.publicKey.rawRepresentation)
@@ -113,7 +118,7 @@ struct VaultPasskeyStoreTests {
         try await store.delete(first)
         #expect(try await store.discoverableCredentials(relyingPartyID: "example.com").isEmpty)
         #expect(try await vault.keys.list(service: VaultPasskeyStore.service).count == 1)
-        #expect(try await vault.items.list(service: VaultPasskeyStore.hmacSecretService).count == 1)
+        #expect(try await vault.items.list(service: VaultPasskeyStore.secretService(for: HMACSecretExtension.identifier)).count == 1)
     }
 
     @Test("SPEC D7: export leaves passkeys in the vault: keys, records and hmac-secret keys are this device's only")

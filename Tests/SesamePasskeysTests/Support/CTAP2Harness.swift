@@ -74,7 +74,14 @@ struct PlatformPinUvAuth {
 
     /// Agrees a shared secret with the authenticator's getKeyAgreement answer.
     init(number: Int, harness: CTAP2Harness) async throws {
-        let (status, response) = try await harness.send(0x06, [1: .int(number), 2: 2])
+        try await self.init(number: number, authenticator: harness.authenticator)
+    }
+
+    /// The same with any authenticator (one over a vault, say).
+    init(number: Int, authenticator: CTAP2Authenticator) async throws {
+        let answer = await authenticator.handle([0x06] + CBORValue.map([1: .int(number), 2: 2]).encoded) { _ in }
+        let status = try #require(answer.first)
+        let response = answer.count > 1 ? try CBORValue(decoding: answer.dropFirst()) : nil
         try #require(status == 0)
         let key = try #require(response?[1])
         let x = try #require(key[-2]?.bytesValue), y = try #require(key[-3]?.bytesValue)

@@ -15,7 +15,7 @@ actor InMemoryPasskeyStore: PasskeyStore {
     private struct Entry {
         var credential: PasskeyCredential
         let key: Key
-        let credRandom: (withUV: [UInt8], withoutUV: [UInt8])
+        let secrets: [String: [UInt8]]
     }
 
     private var entries: [Entry] = []
@@ -57,7 +57,9 @@ actor InMemoryPasskeyStore: PasskeyStore {
         }
     }
 
-    func makeCredential(_ creation: PasskeyCreation, reason: String, context: AuthenticationContext) async throws -> PasskeyCredential {
+    func makeCredential(_ creation: PasskeyCreation, secrets: [String: [UInt8]], reason: String, context: AuthenticationContext) async throws
+        -> PasskeyCredential
+    {
         try await use(context, reason: reason)
         let key: Key, publicKey: PublicKey
         switch creation.algorithm {
@@ -72,8 +74,7 @@ actor InMemoryPasskeyStore: PasskeyStore {
         }
         let id = Array("sealed-".utf8) + [UInt8(entries.count)]
         let credential = PasskeyCredential(id: id, creation: creation, publicKey: publicKey, created: Date(), signatureCount: 0)
-        let random = { SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) } }
-        entries.append(Entry(credential: credential, key: key, credRandom: (random(), random())))
+        entries.append(Entry(credential: credential, key: key, secrets: secrets))
         return credential
     }
 
@@ -113,14 +114,14 @@ actor InMemoryPasskeyStore: PasskeyStore {
         }
     }
 
-    func hmacSecret(of credential: PasskeyCredential, userVerified: Bool, reason: String, context: AuthenticationContext) async throws
-        -> [UInt8]
+    func secret(of credential: PasskeyCredential, for extensionIdentifier: String, reason: String, context: AuthenticationContext)
+        async throws -> [UInt8]
     {
         try await use(context, reason: reason)
-        guard let entry = entries.first(where: { $0.credential.id == credential.id }) else {
-            throw VaultError(.itemNotFound, "no such passkey")
+        guard let secret = entries.first(where: { $0.credential.id == credential.id })?.secrets[extensionIdentifier] else {
+            throw VaultError(.itemNotFound, "no such passkey or secret")
         }
-        return userVerified ? entry.credRandom.withUV : entry.credRandom.withoutUV
+        return secret
     }
 
     func delete(_ credential: PasskeyCredential) async throws {

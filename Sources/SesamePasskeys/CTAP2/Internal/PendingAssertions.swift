@@ -14,7 +14,8 @@ struct PendingAssertions {
     var credentials: [PasskeyCredential]
     let relyingPartyID: String
     let clientDataHash: [UInt8]
-    let hmacSecret: HMACSecretRequest?
+    /// The extensions' parsed inputs, each answered for every credential.
+    let extensionRequests: [(identifier: String, request: any CTAP2ExtensionAssertion)]
     /// The getAssertion's UP and UV flags: none when it asked for no presence.
     let flags: UInt8
     let context: AuthenticationContext

@@ -1,9 +1,10 @@
 import Crypto
+import Sesame
 
 /// A getAssertion's `hmac-secret` input (CTAP 2.1 §12.5): the salts the
 /// platform encrypted with the shared secret of its key agreement, checked
 /// by saltAuth before anything is derived.
-struct HMACSecretRequest {
+struct HMACSecretRequest: CTAP2ExtensionAssertion {
     let pinUvAuthProtocol: PinUvAuthProtocol
     let sharedSecret: [UInt8]
     /// One or two 32-byte salts.
@@ -29,5 +30,16 @@ struct HMACSecretRequest {
         let key = SymmetricKey(data: credRandom)
         let outputs = salts.flatMap { Array(HMAC<SHA256>.authenticationCode(for: $0, using: key)) }
         return try pinUvAuthProtocol.encrypt(outputs, sharedSecret: sharedSecret)
+    }
+
+    /// The output for a credential with hmac-secret; none for one without.
+    /// CredRandomWithUV: an output is given only with UP and UV set
+    /// (``HMACSecretExtension``'s assertionRequest).
+    func output(state: [UInt8]?, secret: @Sendable () async throws -> [UInt8]) async throws -> CBORValue? {
+        guard state != nil else { return nil }
+        var credRandoms = try await secret()
+        defer { wipe(&credRandoms) }
+        guard credRandoms.count == HMACSecretExtension.secretLength else { throw CTAP2Status.other }
+        return .bytes(try output(credRandom: Array(credRandoms[..<32])))
     }
 }
