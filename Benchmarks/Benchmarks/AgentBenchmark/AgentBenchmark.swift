@@ -160,7 +160,7 @@ actor Agents {
                 precondition(tool.terminationStatus == 0, "\(program) failed")
             }
             let file = try Data(contentsOf: URL(fileURLWithPath: keyFile))
-            _ = try await vault.importKey(SecretBytes(Array(file)), service: "ssh", name: "bench-\(index)", accessControl: .biometryAny)
+            _ = try await vault.keys.import(SecretBytes(Array(file)), service: "ssh", name: "bench-\(index)", accessControl: .biometryAny)
         }
 
         let agent = SSHAgent(sources: [VaultKeySource(vault: vault)]) {

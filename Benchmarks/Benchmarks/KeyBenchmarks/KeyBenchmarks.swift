@@ -26,9 +26,9 @@ actor KeyVault {
         let (vault, _) = try await Vault.create(at: directory + "/vault.sqlite", slots: [.device()],
                                                 authenticators: Authenticators(appName: "benchmarks"))
         for algorithm in KeyAlgorithm.allCases {
-            _ = try await vault.createKey(service: "bench", name: algorithm.rawValue, algorithm: algorithm)
+            _ = try await vault.keys.create(service: "bench", name: algorithm.rawValue, algorithm: algorithm)
         }
-        try await vault.add(SecretBytes(Array(repeating: 7, count: 32)), service: "bench", account: "item")
+        try await vault.items.add(SecretBytes(Array(repeating: 7, count: 32)), service: "bench", account: "item")
         self.vault = vault
         return vault
     }
@@ -56,21 +56,21 @@ let benchmarks: @Sendable () -> Void = {
         let vault = try await KeyVault.shared.open()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try await vault.sign(message, withKey: "ed25519", service: "bench", operationPrompt: "bench"))
+            blackHole(try await vault.keys.sign(message, withKey: "ed25519", service: "bench", operationPrompt: "bench"))
         }
     }
     Benchmark("P-256 sign, Sesame vault") { benchmark in
         let vault = try await KeyVault.shared.open()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try await vault.sign(message, withKey: "p256", service: "bench", operationPrompt: "bench"))
+            blackHole(try await vault.keys.sign(message, withKey: "p256", service: "bench", operationPrompt: "bench"))
         }
     }
     Benchmark("Item read, Sesame vault (the floor)") { benchmark in
         let vault = try await KeyVault.shared.open()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try await vault.read(service: "bench", account: "item", operationPrompt: "bench"))
+            blackHole(try await vault.items.read(service: "bench", account: "item", operationPrompt: "bench"))
         }
     }
     Benchmark("X25519 agree, Sesame vault") { benchmark in
@@ -78,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
         let peer = try PublicKey(algorithm: .x25519, rawRepresentation: x25519Peer.rawRepresentation)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try await vault.sharedSecret(withKey: "x25519", service: "bench", peer: peer, operationPrompt: "bench"))
+            blackHole(try await vault.keys.sharedSecret(withKey: "x25519", service: "bench", peer: peer, operationPrompt: "bench"))
         }
     }
 }

@@ -375,7 +375,7 @@ final class Templates: @unchecked Sendable {
         let vault = try await Vault.open(at: directory + "/vault.sqlite", unlock: .device(), authenticators: Authenticators(appName: "benchmark"))
         let secret = SecretBytes(value)
         for index in 0..<items {
-            try await vault.add(secret, service: "sesame", account: "item-\(index)")
+            try await vault.items.add(secret, service: "sesame", account: "item-\(index)")
         }
         print("KeyringComparisonBenchmark: filled a sesame vault with \(items) items through the library in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         lock.withLock { vaults[items] = directory }

@@ -24,9 +24,9 @@ final class SecretServiceVaults: @unchecked Sendable {
         lock.withLock { directories.append(directory) }
         let (vault, _) = try await Vault.create(at: directory + "/vault.sqlite", slots: [.device()],
                                                 authenticators: Authenticators(appName: "benchmarks"))
-        let collection = try await vault.createCollection(label: "Bench").id
+        let collection = try await vault.collections.create(label: "Bench").id
         for index in 0..<items {
-            _ = try await vault.createItem(in: collection, label: "item \(index)",
+            _ = try await vault.collections.createItem(in: collection, label: "item \(index)",
                                            attributes: ["service": "bench", "user": "user-\(index)"], value: Vaults.value)
         }
         // Searched as a provider finds it: opened anew, reading through the read-only connection.
@@ -53,7 +53,7 @@ func secretServiceBenchmarks(configuration: Benchmark.Configuration) {
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 let user = "user-\(Int.random(in: 0..<items))"
-                blackHole(try await vault.searchItems(attributes: ["service": "bench", "user": user], inCollection: collection))
+                blackHole(try await vault.collections.searchItems(attributes: ["service": "bench", "user": user], inCollection: collection))
             }
         }
     }

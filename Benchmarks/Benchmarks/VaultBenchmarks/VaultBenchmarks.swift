@@ -33,7 +33,7 @@ final class Vaults: @unchecked Sendable {
         let (vault, _) = try await Vault.create(at: directory + "/vault.sqlite", slots: [.device()],
                                                 authenticators: Authenticators(appName: "benchmarks"))
         for index in 0..<items {
-            try await vault.add(Self.value, service: "bench", account: "item-\(index)")
+            try await vault.items.add(Self.value, service: "bench", account: "item-\(index)")
         }
         // Measure the vault as a command finds it: opened anew, reading
         // through the read-only connection until something writes.
@@ -54,7 +54,7 @@ final class Vaults: @unchecked Sendable {
         let (vault, _) = try await Vault.create(
             at: directory + "/vault.sqlite", slots: [.device(), .passcode(Self.passcode, cost: .standard)],
             authenticators: Authenticators(appName: "benchmarks"))
-        try await vault.add(Self.value, service: "bench", account: "item-0")
+        try await vault.items.add(Self.value, service: "bench", account: "item-0")
         lock.withLock { slotted = vault }
         return vault
     }
@@ -195,14 +195,14 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 let account = "item-\(Int.random(in: 0..<items))"
-                blackHole(try await vault.read(service: "bench", account: account, operationPrompt: ""))
+                blackHole(try await vault.items.read(service: "bench", account: account, operationPrompt: ""))
             }
         }
         Benchmark("Vault write one item (\(items) items)", configuration: configuration) { benchmark async throws in
             let vault = try await Vaults.shared.vault(items: items)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                try await vault.add(Vaults.value, service: "bench-writes", account: UUID().uuidString)
+                try await vault.items.add(Vaults.value, service: "bench-writes", account: UUID().uuidString)
             }
         }
         Benchmark("Raw SQLite read one row (\(items) rows)", configuration: configuration) { benchmark async throws in
@@ -248,7 +248,7 @@ let benchmarks: @Sendable () -> Void = {
             configuration: .init(metrics: [.custom("bytes per item")], maxIterations: 1)
         ) { benchmark async throws in
             let vault = try await Vaults.shared.vault(items: items)
-            let count = try await vault.list().count
+            let count = try await vault.items.list().count
             benchmark.measurement(.custom("bytes per item"), Vaults.bytesOnDisk(vault.path) / max(count, 1))
         }
     }

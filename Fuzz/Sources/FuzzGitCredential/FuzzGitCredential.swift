@@ -61,7 +61,7 @@ public func fuzzGitCredential(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         precondition(found?.password?.constantTimeEquals(query.password!) == true, "stored, but not answered with its password")
         let erased = try! await vault.eraseGitCredentials(answering: query, service: "git", operationPrompt: "fuzz")
         precondition(erased >= 1, "not erased")
-        let left = try! await vault.list(service: "git")
+        let left = try! await vault.items.list(service: "git")
         precondition(left.isEmpty, "something was left")
         return 0
     }

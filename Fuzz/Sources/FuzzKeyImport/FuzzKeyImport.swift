@@ -58,8 +58,8 @@ public func fuzzKeyImport(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let outcome = blocking { () async -> VaultError.Status? in
         do throws(VaultError) {
-            _ = try await vault.importKey(SecretBytes(text), service: "fuzz", name: "k", accessControl: Vault.noAccessControl)
-            try await vault.deleteKey(service: "fuzz", name: "k")
+            _ = try await vault.keys.import(SecretBytes(text), service: "fuzz", name: "k", accessControl: Vault.noAccessControl)
+            try await vault.keys.delete(service: "fuzz", name: "k")
             return nil
         } catch {
             return error.status

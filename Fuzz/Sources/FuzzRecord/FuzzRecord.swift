@@ -26,7 +26,7 @@ let original = "the original value"
 
 let vault: Vault = blocking {
     let vault = await temporaryVault(prefix: "sesame-fuzz-record")
-    try! await vault.add(SecretBytes(utf8: original), service: "fuzz", account: "target")
+    try! await vault.items.add(SecretBytes(utf8: original), service: "fuzz", account: "target")
     return vault
 }
 let raw = try! DatabaseQueue(path: vault.path)
@@ -39,7 +39,7 @@ let targetID: Int64 = {
         try db.execute(sql: "CREATE TABLE pristine AS SELECT * FROM item")
         return try Int64.fetchOne(db, sql: "SELECT id FROM pristine")!
     }
-    blocking { try! await vault.add(SecretBytes(utf8: "a neighbour"), service: "fuzz", account: "neighbour") }
+    blocking { try! await vault.items.add(SecretBytes(utf8: "a neighbour"), service: "fuzz", account: "neighbour") }
     return id
 }()
 
@@ -74,17 +74,17 @@ func fuzzRecord(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let allowed: Set<VaultError.Status> = [.tampered, .damaged, .itemNotFound, .itemInvalidated]
     let problem: String? = blocking {
         do throws(VaultError) {
-            let read = try await vault.read(service: "fuzz", account: "target", operationPrompt: "")
+            let read = try await vault.items.read(service: "fuzz", account: "target", operationPrompt: "")
             let text = read.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             if text != original { return "read returned \"\(text)\" after editing \(column)" }
         } catch {
             if !allowed.contains(error.status) { return "read failed with \(error) after editing \(column)" }
         }
         do throws(VaultError) {
-            for item in try await vault.list() where item.account == "neighbour" && item.service != "fuzz" {
+            for item in try await vault.items.list() where item.account == "neighbour" && item.service != "fuzz" {
                 return "the neighbour changed service"
             }
-            _ = try await vault.contains(service: "fuzz", account: "target")
+            _ = try await vault.items.contains(service: "fuzz", account: "target")
         } catch {
             if !allowed.contains(error.status) { return "list/contains failed with \(error) after editing \(column)" }
         }
