@@ -9,7 +9,7 @@ extension LinuxMachine {
     /// - Parameter vaultPath: The vault file.
     /// - Returns: The kind.
     public func deviceKeyKind(forVaultAt vaultPath: String) -> DeviceKeyKind {
-        Vault.deviceKeyIsSealed(forVaultAt: vaultPath) ? .tpm : .file
+        DeviceKeyKind.current(forVaultAt: vaultPath)
     }
 
     /// The store of one kind for the vault, whether or not the key is there

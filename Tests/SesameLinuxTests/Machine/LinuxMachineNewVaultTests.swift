@@ -21,6 +21,14 @@ struct LinuxMachineNewVaultTests {
         return (machine, home + "/vault.sqlite")
     }
 
+    /// A sealed device key file beside the vault, as a TPM vault leaves it.
+    private func sealedKeyBeside(_ path: String) throws {
+        let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
+        try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+    }
+
     @Test("E3: the passcode is bound whenever the device key is sealed, and for a passcode-only vault whenever a TPM answers")
     func bindingDecision() {
         #expect(LinuxMachine.bindsPasscode(ofNewVaultWith: .tpm, tpmAnswers: true))
@@ -62,10 +70,7 @@ struct LinuxMachineNewVaultTests {
     @Test("A key file is not made where the device key is sealed to the TPM")
     func sealedKeyKept() async throws {
         let (machine, path) = try machine()
-        let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
-        try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+        try sealedKeyBeside(path)
         await #expect(throws: VaultError(.invalidArgument, "")) {
             _ = try await machine.createVault(at: path, deviceKey: .required(.file), passcode: passcode, cost: .testing)
         }
@@ -101,10 +106,7 @@ struct LinuxMachineNewVaultTests {
     @Test("G: with the key already sealed beside it and no TPM answering, the automatic choice refuses rather than make a key file")
     func automaticKeepsASealedKey() async throws {
         let (machine, path) = try machine()
-        let sealed = Vault.sealedDeviceKeyPath(forVaultAt: path)
-        try FileManager.default.createDirectory(atPath: (sealed as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        _ = FileManager.default.createFile(atPath: sealed, contents: Data("sealed".utf8), attributes: [.posixPermissions: 0o600])
+        try sealedKeyBeside(path)
         await #expect(throws: VaultError(.invalidArgument, "")) {
             _ = try await machine.createVault(at: path, deviceKey: .automatic, passcode: passcode, cost: .testing)
         }
