@@ -66,6 +66,10 @@ fi
 # no module is loaded at boot: opening the node loads uhid.
 install -D -m 0644 "$root/contrib/udev/70-sesame-uhid.rules" "$stage/usr/lib/udev/rules.d/70-sesame-uhid.rules"
 
+# The Secret portal's backend (contrib/xdg-desktop-portal says why): the
+# desktop portal sends sandboxed apps' RetrieveSecret to the Secret Service.
+install -D -m 0644 "$root/contrib/xdg-desktop-portal/sesame.portal" "$stage/usr/share/xdg-desktop-portal/portals/sesame.portal"
+
 # Debian policy 12.1: man pages compressed with gzip -9 (-n: no name or date).
 gzip -9n "$stage/usr/share/man/man1/"*.1
 

@@ -14,4 +14,6 @@
 // OpenSSL's libcrypto, opened with dlopen: constant-time modular exponentiation
 // for the Secret Service's Diffie-Hellman session (swift-crypto has none).
 #include "libcrypto_shim.h"
+// Writing to a descriptor a client passed (the Secret portal), SIGPIPE-safe.
+#include "descriptor_write.h"
 #endif

@@ -57,12 +57,13 @@ package final class DBusServer: Sendable {
         self.uniqueName = uniqueName
     }
 
-    /// Connects to the bus at `address` and serves `prefix` and every path
-    /// below it.
+    /// Connects to the bus at `address` and serves each of `prefixes` and
+    /// every path below them.
     ///
     /// - Parameters:
     ///   - address: A D-Bus address (`unix:path=…`), e.g. `DBUS_SESSION_BUS_ADDRESS`.
-    ///   - prefix: The object path prefix served (`/org/freedesktop/secrets`).
+    ///   - prefixes: The object path prefixes served (`/org/freedesktop/secrets`,
+    ///     and the Secret portal's `/org/freedesktop/portal/desktop`).
     ///   - servedUID: The only uid whose calls are answered; the process's
     ///     effective uid by default.
     ///   - handler: Answers each call; runs as a task, never on the bus thread.
@@ -75,7 +76,7 @@ package final class DBusServer: Sendable {
     /// - Throws: ``DBusServerError``.
     package static func start(
         address: String,
-        prefix: String,
+        prefixes: [String],
         servedUID: UInt32 = geteuid(),
         handler: @escaping @Sendable (DBusRequest) async -> DBusReply,
         peerVanished: @escaping @Sendable (String) -> Void = { _ in },
@@ -96,7 +97,7 @@ package final class DBusServer: Sendable {
         state.log = log
         let outcome: Result<String, DBusServerError> = await withCheckedContinuation { continuation in
             let started = thread.start(state) { state in
-                let result = state.open(address: address, prefix: prefix)
+                let result = state.open(address: address, prefixes: prefixes)
                 guard result >= 0, let bus = state.bus else {
                     continuation.resume(returning: .failure(.connect(address: address, errno: -result)))
                     return false

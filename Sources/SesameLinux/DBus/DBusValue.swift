@@ -24,6 +24,8 @@ package indirect enum DBusValue: Sendable, CustomStringConvertible {
     case dictEntry(DBusValue, DBusValue)
     case structure([DBusValue])
     case variant(DBusValue)
+    /// `h`: a descriptor the caller passed, as our own copy.
+    case fileDescriptor(DBusFileDescriptor)
 
     /// The value's D-Bus type signature.
     package var signature: String {
@@ -43,6 +45,7 @@ package indirect enum DBusValue: Sendable, CustomStringConvertible {
         case .dictEntry(let key, let value): "{" + key.signature + value.signature + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
         case .variant: "v"
+        case .fileDescriptor: "h"
         }
     }
 
@@ -62,6 +65,7 @@ package indirect enum DBusValue: Sendable, CustomStringConvertible {
         case .int64(let v): "\(v)"
         case .uint64(let v): "\(v)"
         case .double(let v): "\(v)"
+        case .fileDescriptor: "<descriptor>"
         }
     }
 
@@ -101,6 +105,10 @@ package indirect enum DBusValue: Sendable, CustomStringConvertible {
 
     package var variantValue: DBusValue? {
         if case .variant(let inner) = self { inner } else { nil }
+    }
+
+    package var fileDescriptorValue: DBusFileDescriptor? {
+        if case .fileDescriptor(let descriptor) = self { descriptor } else { nil }
     }
 
     package var structureFields: [DBusValue]? {

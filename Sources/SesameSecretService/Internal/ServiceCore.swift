@@ -37,6 +37,9 @@ actor ServiceCore {
     var promptObjects: [UInt64: PromptObject] = [:]
     var nextSession: UInt64 = 0
     var nextPromptObject: UInt64 = 0
+    /// App keys being made for the Secret portal, by app id: a second
+    /// request for the same new app waits for the first one's key.
+    var appKeysBeingMade: [String: Task<SecretServiceItemID, any Error>] = [:]
 
     /// Where refusals are told (SecretServiceServer's `log`).
     let log: @Sendable (String) -> Void
@@ -77,6 +80,7 @@ actor ServiceCore {
     }
 
     private func dispatch(_ request: DBusRequest) async throws -> DBusReply {
+        if Self.isPortalPath(request.path) { return try await portalMethod(request) }
         guard let object = SecretObject(path: request.path) else {
             throw SecretServiceErrors.noSuchObject(request.path)
         }

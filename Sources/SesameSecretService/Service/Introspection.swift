@@ -102,4 +102,23 @@ enum Introspection {
         return "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n"
             + "\"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>\n" + properties + body + "</node>\n"
     }
+
+    /// The portal object (its Secret backend interface) or a request
+    /// object under it (only `Close`).
+    static func portalXML(onPortal: Bool) -> String {
+        let interface = onPortal ? """
+              <interface name="org.freedesktop.impl.portal.Secret">
+                <method name="RetrieveSecret"><arg name="handle" type="o" direction="in"/><arg name="app_id" type="s" direction="in"/><arg name="fd" type="h" direction="in"/><arg name="options" type="a{sv}" direction="in"/><arg name="response" type="u" direction="out"/><arg name="results" type="a{sv}" direction="out"/></method>
+                <property name="version" type="u" access="read"/>
+              </interface>
+
+            """ : """
+              <interface name="org.freedesktop.impl.portal.Request">
+                <method name="Close"/>
+              </interface>
+
+            """
+        return "<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\"\n"
+            + "\"http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd\">\n<node>\n" + properties + interface + "</node>\n"
+    }
 }

@@ -44,7 +44,7 @@ public final class SecretServiceServer: Sendable {
         let bus: DBusServer
         do {
             bus = try await DBusServer.start(
-                address: address, prefix: SecretObject.root,
+                address: address, prefixes: [SecretObject.root, SecretPortal.path],
                 handler: { request in await core.handle(request) },
                 peerVanished: { name in Task { await core.peerVanished(name) } },
                 nameLost: { name in

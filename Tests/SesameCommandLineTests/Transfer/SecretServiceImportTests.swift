@@ -50,7 +50,7 @@ struct SecretServiceImportTests {
 
         let source = try await PrivateSessionBus.start()
         defer { source.stop() }
-        let keyring = try await Self.startGnomeKeyring(source)
+        let keyring = try await GnomeKeyring.start(source)
         defer { keyring.stop() }
         for item in Self.items {
             let stored = try await Self.secretTool(source, ["store", "--label=\(item.label)"] + item.attributes, input: item.secret)
@@ -143,7 +143,7 @@ struct SecretServiceImportTests {
 
         let source = try await PrivateSessionBus.start()
         defer { source.stop() }
-        let keyring = try await Self.startGnomeKeyring(source)
+        let keyring = try await GnomeKeyring.start(source)
         defer { keyring.stop() }
         // With the generic schema's name, as gnome-keyring reports an item
         // stored without one after reloading its file: the same item.
@@ -176,7 +176,7 @@ struct SecretServiceImportTests {
         try Self.requireProviders()
         let source = try await PrivateSessionBus.start()
         defer { source.stop() }
-        let keyring = try await Self.startGnomeKeyring(source)
+        let keyring = try await GnomeKeyring.start(source)
         defer { keyring.stop() }
         /// The import's peak resident size in KiB, as the kernel counted it for the child.
         func peak(_ home: VaultHome) async throws -> (kib: Int, stdout: String) {
@@ -339,22 +339,6 @@ struct SecretServiceImportTests {
         try #require(FileManager.default.isExecutableFile(atPath: secretTool), "needs libsecret-tools")
         try #require(FileManager.default.isExecutableFile(atPath: keyringDaemon), "needs gnome-keyring")
         try #require(PrivateSessionBus.missingComponents.isEmpty, "needs \(PrivateSessionBus.missingComponents)")
-    }
-
-    /// gnome-keyring with a fresh login keyring, unlocked by a password on
-    /// its standard input, in a home of its own inside the bus's directory.
-    private static func startGnomeKeyring(_ bus: PrivateSessionBus) async throws -> PrivateSessionBus.Daemon {
-        let home = bus.directory + "/keyring-home"
-        let runtime = bus.directory + "/keyring-run"
-        for directory in [home, runtime] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-        // exec: the daemon keeps the shell's pid, so stop() ends it.
-        let daemon = try await bus.startDaemon(
-            "/bin/sh", ["-c", "exec \(keyringDaemon) --foreground --unlock --components=secrets <<EOF\nkeyring-test-password\nEOF\n"],
-            environment: ["HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_RUNTIME_DIR": runtime], log: "keyring.log")
-        try await waitForProvider(bus, daemon)
-        return daemon
     }
 
     /// Until a provider owns the name, secret-tool complains on its output.

@@ -23,7 +23,7 @@ struct DBusServerTests {
     static func start(on bus: PrivateSessionBus, vanished: Locked<[String]> = Locked([]), servedUID: UInt32 = geteuid()) async throws -> DBusServer {
         let box = Locked<DBusServer?>(nil)
         let server = try await DBusServer.start(
-            address: bus.address, prefix: "/test", servedUID: servedUID,
+            address: bus.address, prefixes: ["/test"], servedUID: servedUID,
             handler: { request in
                 switch (request.interface, request.member) {
                 case ("org.example.Test", "Echo"):

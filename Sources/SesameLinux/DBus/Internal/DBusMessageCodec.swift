@@ -88,8 +88,13 @@ enum DBusMessageCodec {
             let inner = try container(message, type: type, contents: contents, budget: &budget)
             guard inner.count == 1 else { throw ReadFailure(reason: "variant without one value") }
             return .variant(inner[0])
+        case UInt8(ascii: "h"):
+            // The message owns the descriptor it read; the value gets a copy of its own.
+            let descriptor: Int32 = try basic(Int32(-1))
+            guard let copy = DBusFileDescriptor(duplicating: descriptor) else { throw ReadFailure(reason: "unusable file descriptor") }
+            return .fileDescriptor(copy)
         default:
-            // 'h' (file descriptors) and anything newer: no Secret Service call takes them.
+            // Anything newer than the types above: no call served takes them.
             throw ReadFailure(reason: "unsupported argument type \(Character(UnicodeScalar(type)).description.escapingControlCharacters())")
         }
     }
@@ -146,6 +151,7 @@ enum DBusMessageCodec {
         case .dictEntry(let key, let entryValue): return container("e", key.signature + entryValue.signature, [key, entryValue])
         case .structure(let fields): return container("r", fields.map(\.signature).joined(), fields)
         case .variant(let inner): return container("v", inner.signature, [inner])
+        case .fileDescriptor(let descriptor): return basic("h", descriptor.rawValue)
         }
     }
 }

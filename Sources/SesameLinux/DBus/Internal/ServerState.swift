@@ -36,9 +36,9 @@ final class ServerState {
         self.servedUID = servedUID
     }
 
-    /// Connects and registers the object prefix and the bus signals (on the
+    /// Connects and registers the object prefixes and the bus signals (on the
     /// bus thread, before the loop). Returns 0 or a negative errno.
-    func open(address: String, prefix: String) -> Int32 {
+    func open(address: String, prefixes: [String]) -> Int32 {
         var opened: OpaquePointer?
         let result = sesame_sdbus_open(address, &opened)
         guard result >= 0, let opened else { return result < 0 ? result : -EIO }
@@ -61,7 +61,11 @@ final class ServerState {
             let added = sesame_sdbus_add_match_handler(opened, rule, onSignal, userdata)
             if added < 0 { return added }
         }
-        return sesame_sdbus_add_fallback(opened, prefix, onCall, userdata)
+        for prefix in prefixes {
+            let added = sesame_sdbus_add_fallback(opened, prefix, onCall, userdata)
+            if added < 0 { return added }
+        }
+        return 0
     }
 
     /// Lets sd-bus read and dispatch until nothing is pending; `false` once
