@@ -3,6 +3,9 @@ import Glibc
 #endif
 import Foundation
 import Sesame
+#if os(Linux)
+import SesameSecretService
+#endif
 
 /// `sesame setup secret-service`: the vault becomes this user's Secret Service.
 ///
@@ -41,7 +44,7 @@ struct SecretServiceSetup: SetupRole {
 
     func checks(_ doctor: Doctor) async -> [DoctorCheck] {
         #if os(Linux)
-        [await check(doctor)]
+        [await check(doctor), await portalCheck(doctor)]
         #else
         // Off Linux there is no session bus to ask.
         []
@@ -61,6 +64,7 @@ extension SecretServiceSetup {
         let owner = address.isEmpty ? nil : try await SecretServiceProvider.current(address: address)
         try await importItems(steps, address: address, owner: owner)
         try writeActivationFile(steps, record: &record)
+        try await routeSecretPortal(steps, record: &record)
         try turnOffGnomeKeyring(steps, record: &record)
         if HostTool.hasUserManager(environment: environment) {
             _ = try? await HostTool.run("systemctl", ["--user", "daemon-reload"], environment: environment)
@@ -116,6 +120,24 @@ extension SecretServiceSetup {
             steps.say("wrote \(path): the session bus now starts \(AgentFiles.executable) for org.freedesktop.secrets")
         } else {
             steps.say("\(path) starts Sesame already")
+        }
+    }
+
+    /// Sandboxed apps reach the Secret Service through the desktop portal:
+    /// where the desktop's portal configuration names no Secret backend, the
+    /// user's copy of it names Sesame's (SPEC D12).
+    private func routeSecretPortal(_ steps: SetupSteps, record: inout SetupRecord) async throws {
+        let route = await SecretPortalRoute.current(environment: steps.environment, directories: steps.directories)
+        guard route.version != nil else { return }
+        if let chosen = route.chosen {
+            steps.say("sandboxed apps' secrets go to \(chosen.backend.busName), which Sesame serves (\(chosen.why))")
+        } else if let file = route.userConfiguration(configHome: steps.directories.configHome) {
+            if try steps.write(file.text, to: file.path, record: &record) {
+                steps.say("wrote \(file.path): the desktop portal sends sandboxed apps' secrets to Sesame (it takes effect when the portal restarts, at the next login)")
+            }
+        } else {
+            steps.say("the desktop portal knows no Secret backend: sandboxed apps cannot keep secrets until sesame.portal is installed "
+                + "in /usr/share/xdg-desktop-portal/portals (the Debian package installs it)")
         }
     }
 
@@ -189,6 +211,31 @@ extension SecretServiceSetup {
             \(owner!.description) holds org.freedesktop.secrets and does not let go: the next login completes it \
             (or stop it now with `kill \(owner!.pid)`; the next client starts Sesame)
             """)
+    }
+
+    /// Which backend the desktop portal calls for sandboxed apps' secrets, and
+    /// whether Sesame answers there.
+    private func portalCheck(_ doctor: Doctor) async -> DoctorCheck {
+        let name = "secret-portal"
+        let route = await SecretPortalRoute.current(environment: doctor.environment, directories: doctor.directories)
+        guard let version = route.version else {
+            return DoctorCheck(name, .notSetUp, "xdg-desktop-portal is not installed: no sandboxed app asks here")
+        }
+        var facts = ["portalVersion": "\(version.major).\(version.minor)"]
+        facts["configuration"] = route.configuration?.path
+        guard let chosen = route.chosen else {
+            let fix = route.backends.contains { $0.name == "sesame" } ? "sesame setup secret-service" : "install the sesame package (it ships sesame.portal)"
+            return DoctorCheck(name, doctor.isSetUp(self) ? .failed : .notSetUp,
+                               "xdg-desktop-portal \(version.major).\(version.minor) names no Secret backend: sandboxed apps cannot keep secrets",
+                               fix: fix, facts: facts)
+        }
+        facts["backend"] = chosen.backend.path
+        facts["busName"] = chosen.backend.busName
+        let detail = "sandboxed apps' secrets go to \(chosen.backend.busName) (\(chosen.why))"
+        guard chosen.backend.busName == SecretServiceServer.busName else {
+            return DoctorCheck(name, doctor.isSetUp(self) ? .warning : .notSetUp, detail + ", not to the Secret Service", facts: facts)
+        }
+        return DoctorCheck(name, doctor.isSetUp(self) ? .ok : .notSetUp, detail, facts: facts)
     }
 
     /// Who serves org.freedesktop.secrets now, and whom the bus would start.
