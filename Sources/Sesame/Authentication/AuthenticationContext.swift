@@ -36,7 +36,9 @@ public final class AuthenticationContext: Sendable {
     /// - Parameter authenticators: The backends and the shared history.
     public init(_ authenticators: Authenticators) {
         self.authenticators = authenticators
-        shared = Locked(ContextState())
+        var state = ContextState()
+        state.askingApp = authenticators.app
+        shared = Locked(state)
     }
 
     // MARK: Configuration
@@ -70,6 +72,28 @@ public final class AuthenticationContext: Sendable {
     public var interactionNotAllowed: Bool {
         get { shared.withLock { $0.interactionNotAllowed } }
         set { shared.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// The app this context acts for (SPEC D13); ``Authenticators/app`` by
+    /// default. A service that answers other programs sets each client's.
+    public var askingApp: AppIdentity? {
+        get { shared.withLock { $0.askingApp } }
+        set { shared.withLock { $0.askingApp = newValue } }
+    }
+
+    /// Whether the owner allowed this context's app, once, to use the item
+    /// `key` names (the vault's own key for an item).
+    package func isAllowedOnce(_ key: String) -> Bool {
+        shared.withLock { $0.allowedOnce.contains(key) }
+    }
+
+    /// Records the owner's "allow once" for `key`: it lasts as long as this context.
+    package func allowOnce(_ key: String) {
+        shared.withLock { state in
+            // Bounded: one context is one task; a flood of items asks again.
+            if state.allowedOnce.count >= 4096 { state.allowedOnce.removeAll() }
+            state.allowedOnce.insert(key)
+        }
     }
 
     // MARK: What the context has learnt
@@ -182,4 +206,6 @@ struct ContextState: Sendable {
     var isInvalidated = false
     var running: [UInt64: @Sendable () -> Void] = [:]
     var nextEvaluationID: UInt64 = 0
+    var askingApp: AppIdentity?
+    var allowedOnce: Set<String> = []
 }

@@ -34,6 +34,17 @@ public struct Authenticators: Sendable {
     /// with it. See ``DeviceKeySealer``.
     public var deviceKeySealer: (any DeviceKeySealer)?
 
+    /// Which app this process is (SPEC D13: an item knows the app that made
+    /// it), as the platform tells it: a Flatpak app id, else the
+    /// executable. `nil` is an unknown app, which an item bound to an app
+    /// never admits without asking. A context may act for another app
+    /// (``AuthenticationContext/askingApp``), as a service does for its clients.
+    public var app: AppIdentity?
+
+    /// Asks the owner when the app wants an item another app made
+    /// (SPEC D13); `nil` refuses such an item, saying nobody could be asked.
+    public var appAccess: (any AppAccessPresenter)?
+
     /// Bundles the backends.
     ///
     /// - Parameters:
@@ -48,6 +59,9 @@ public struct Authenticators: Sendable {
     ///   - backoff: Delays after repeated wrong device passcodes; iOS's by default.
     ///   - reuseWindow: Where the reuse window is kept; `nil` (the default)
     ///     keeps it in `attempts`.
+    ///   - app: Which app this process is (SPEC D13); `nil` for an unknown one.
+    ///   - appAccess: Asks the owner when the app wants an item another app
+    ///     made; `nil` refuses such items.
     public init(
         appName: String,
         sensor: (any BiometricSensor)? = nil,
@@ -57,7 +71,9 @@ public struct Authenticators: Sendable {
         clock: any AuthenticationClock = SystemClock(),
         attempts: any AttemptStore = InMemoryAttemptStore(),
         backoff: BackoffSchedule = .standard,
-        reuseWindow: (any ReuseWindowStore)? = nil
+        reuseWindow: (any ReuseWindowStore)? = nil,
+        app: AppIdentity? = nil,
+        appAccess: (any AppAccessPresenter)? = nil
     ) {
         self.appName = appName
         self.sensor = sensor
@@ -68,5 +84,7 @@ public struct Authenticators: Sendable {
         self.attempts = attempts
         self.backoff = backoff
         self.reuseWindow = reuseWindow
+        self.app = app
+        self.appAccess = appAccess
     }
 }

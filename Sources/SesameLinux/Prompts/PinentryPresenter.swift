@@ -28,7 +28,7 @@ import SystemPackage
 /// A retry's message (a wrong passcode, a finger not recognised) becomes
 /// pinentry's error line on the next request. Cancelling the task that
 /// waits for the PIN kills pinentry.
-public final class PinentryPresenter: PromptPresenter {
+public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
     private struct State {
         var description: String?
         var cancelTitle = "Cancel"
@@ -203,7 +203,7 @@ public final class PinentryPresenter: PromptPresenter {
         if Task.isCancelled { return .cancelled }
         switch answer {
         case .pin(let pin): return .entered(pin)
-        case .dismissed: return .cancelled
+        case .dismissed, .chose, .choseOther: return .cancelled
         }
     }
 
@@ -228,6 +228,32 @@ public final class PinentryPresenter: PromptPresenter {
             terminal: terminal, terminalType: terminalType, title: "Sesame",
             description: description.map { "\($0)\n\n\(touch)" } ?? touch, error: error, request: .notice(button: cancelTitle)
         ))
+    }
+
+    /// Asks the owner whether an app may use another app's item (SPEC D13):
+    /// "Allow once" (the default button), "Allow always", "Refuse"; closing
+    /// the dialog refuses.
+    ///
+    /// - Parameter request: Who asks, who made the item, which item.
+    /// - Returns: The answer; ``AppAccessAnswer/nobodyAsked(_:)`` when
+    ///   pinentry could not show the dialog.
+    public func askAppAccess(_ request: AppAccessRequest) async -> AppAccessAnswer {
+        let answer: PinentryScript.Answer
+        do {
+            answer = try await start(PinentryScript(
+                terminal: terminal, terminalType: terminalType, title: "Sesame: another app's item",
+                description: request.question, error: nil,
+                request: .choice(ok: "Allow once", notOK: "Allow always", cancel: "Refuse")))
+        } catch {
+            if Task.isCancelled { return .refused }
+            return .nobodyAsked(error.description)
+        }
+        if Task.isCancelled { return .refused }
+        switch answer {
+        case .chose: return .allowOnce
+        case .choseOther: return .allowAlways
+        case .dismissed, .pin: return .refused
+        }
     }
 
     private func start(_ script: PinentryScript) async throws(PinentryError) -> PinentryScript.Answer {

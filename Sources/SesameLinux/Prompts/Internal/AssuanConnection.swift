@@ -87,6 +87,34 @@ final class AssuanConnection {
         }
     }
 
+    /// How a three-button `CONFIRM` ended.
+    enum Choice: Sendable {
+        case ok
+        case notOK
+        case cancelled
+    }
+
+    /// Sends `CONFIRM` for a dialog with OK, "not OK" (`SETNOTOK`) and
+    /// Cancel, and waits until it closes. pinentry answers the not-OK
+    /// button with GPG_ERR_NOT_CONFIRMED (114), and Cancel, Escape or the
+    /// close box with GPG_ERR_CANCELED (99).
+    func confirmChoice() throws(PinentryError) -> Choice {
+        try send("CONFIRM", nil)
+        while true {
+            try readLine()
+            defer { wipeLine() }
+            switch lineKind() {
+            case "OK": return .ok
+            case "S", "#": continue
+            case "ERR":
+                if isCancel() { return .cancelled }
+                if errorCode() & 0xFFFF == 114 { return .notOK }
+                throw .protocolFailure("CONFIRM: \(lineText())")
+            default: throw .protocolFailure("CONFIRM: unexpected answer")
+            }
+        }
+    }
+
     /// Says goodbye; pinentry ends. Its answer does not matter.
     func bye() {
         try? send("BYE", nil)

@@ -14,6 +14,9 @@ struct PinentryScript: Sendable {
         /// presses it or closes the window, as gpg-agent's "touch your card"
         /// popup (`CONFIRM --one-button`).
         case notice(button: String)
+        /// One of three buttons (`SETOK`, `SETNOTOK`, `SETCANCEL`), as for
+        /// the owner's answer to an app that wants another app's item.
+        case choice(ok: String, notOK: String, cancel: String)
     }
 
     /// How the conversation ended.
@@ -23,6 +26,10 @@ struct PinentryScript: Sendable {
         /// The person closed the dialog: Cancel of `GETPIN`; the one
         /// button, Escape or the close box of a notice.
         case dismissed
+        /// The OK button of a choice.
+        case chose
+        /// The not-OK button of a choice.
+        case choseOther
     }
 
     var terminal: String?
@@ -55,6 +62,15 @@ struct PinentryScript: Sendable {
             // Either way the dialog is gone: the one button is the way out.
             _ = try connection.confirm("--one-button")
             answer = .dismissed
+        case .choice(let ok, let notOK, let cancel):
+            try connection.transact("SETOK", ok)
+            try connection.transact("SETNOTOK", notOK)
+            try connection.transact("SETCANCEL", cancel)
+            switch try connection.confirmChoice() {
+            case .ok: answer = .chose
+            case .notOK: answer = .choseOther
+            case .cancelled: answer = .dismissed
+            }
         }
         connection.bye()
         return answer
