@@ -27,6 +27,37 @@ public struct AttributedItem: Sendable, Hashable {
     public let modified: Date
     /// Who may read its value: the vault's access control (SPEC D2).
     public let accessControl: AccessControl
+    /// The app that created it or last replaced it (SPEC D13: the
+    /// keychain's access group); `nil` when none was recorded, and then
+    /// every app may use it, as before apps were recorded.
+    public let app: AppIdentity?
+    /// The apps its owner allowed always (SPEC D13), sorted and unique, at
+    /// most 64: stored with the item (SPEC D8), so the owner is not asked
+    /// again for them.
+    public let allowedApps: [AppIdentity]
+
+    /// Whether `asking` may use the item without asking the owner first
+    /// (SPEC D13): the one place that decides it.
+    ///
+    /// `true` when the item records no app, or `asking` is its ``app`` or
+    /// one of its ``allowedApps``. `false` for any other app, and for an
+    /// asker whose app is unknown (`nil`) when the item records one: an app
+    /// that cannot be named cannot be matched, so the owner decides.
+    ///
+    /// It decides only whether to ask the owner, naming both apps; it never
+    /// replaces the item's ``accessControl``, which still applies to every
+    /// app, the maker included. An identity the asker's own process can
+    /// forge (``AppIdentity/Kind/executable``) sorts honest apps apart; it
+    /// does not stop code that runs as the owner.
+    ///
+    /// - Parameter asking: The app of the client that asks; `nil` when it
+    ///   could not be told.
+    /// - Returns: Whether the item admits that app without the owner.
+    public func admits(_ asking: AppIdentity?) -> Bool {
+        guard let app else { return true }
+        guard let asking else { return false }
+        return asking == app || allowedApps.contains(asking)
+    }
 }
 
 extension AttributedItem {

@@ -90,7 +90,7 @@ extension VaultCollections {
         _ label: String, ofItem id: String, inCollection collection: String, context: AuthenticationContext? = nil
     ) async throws(VaultError) {
         try CollectionNames.check(label: label, what: "item")
-        try await changeAttributedItem(id, inCollection: collection, what: "its label", context: context) { row in row.label = label }
+        try await changeAttributedItem(id, inCollection: collection, what: "its label", context: context) { row in row.label = label; return true }
     }
 
     /// Replaces an item's attributes, and its index entries with them.
@@ -98,7 +98,7 @@ extension VaultCollections {
     /// satisfies its access control, as ``setItemLabel(_:ofItem:inCollection:context:)``.
     ///
     /// - Parameters:
-    ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:dates:)`` checks them.
+    ///   - attributes: The new attributes, checked as ``createItem(in:label:attributes:contentType:value:accessControl:replacing:context:dates:app:)`` checks them.
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
     ///   - context: The caller's context, as for the label.
@@ -110,6 +110,7 @@ extension VaultCollections {
         try CollectionNames.check(attributes: attributes)
         try await changeAttributedItem(id, inCollection: collection, what: "its attributes", context: context) { row in
             row.attributedFields?.attributes = attributes
+            return true
         }
     }
 
@@ -143,19 +144,29 @@ extension VaultCollections {
     }
 
     /// Applies `change` to the item's row and writes it re-MACed, only if no
-    /// other process rewrote the row meanwhile (compare and swap).
-    private func changeAttributedItem(
-        _ id: String, inCollection collection: String, what: String, context: AuthenticationContext?, _ change: (inout ItemRow) -> Void
+    /// other process rewrote the row meanwhile (compare and swap): the one
+    /// way an attributed item's description changes, its value, wrappings
+    /// and access control kept as they are. `change` may throw to refuse
+    /// the row as it finds it, and returns whether it changed anything
+    /// (nothing is written otherwise).
+    ///
+    /// A protected item changes only when `context` already satisfies its
+    /// access control, unless `gated` is false: for what only decides
+    /// whether the owner is asked about an app (SPEC D13), never who may
+    /// read the value.
+    func changeAttributedItem(
+        _ id: String, inCollection collection: String, what: String, context: AuthenticationContext?, gated: Bool = true,
+        _ change: (inout ItemRow) throws(VaultError) -> Bool
     ) async throws(VaultError) {
         let original = try await attributedRow(id, inCollection: collection)
         guard let accessControl = AccessControl(canonicalEncoding: original.accessControl) else {
             throw VaultError(.tampered, "\(original.name) has an unreadable access control")
         }
-        if !accessControl.userFactors.isEmpty, await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
+        if gated, !accessControl.userFactors.isEmpty, await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
             throw VaultError(.interactionNotAllowed, "\(original.name) is protected (\(accessControl)); changing \(what) needs that access control first")
         }
         var row = original
-        change(&row)
+        guard try change(&row) else { return }
         row.modified = max(vault.authenticators.clock.now().timeIntervalSince1970, original.modified)
         row.mac = vault.subkeys.mac(row)
         let finished = row

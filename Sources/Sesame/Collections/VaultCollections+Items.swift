@@ -66,6 +66,15 @@ extension VaultCollections {
     /// keeps that access control instead of `accessControl` (SPEC D11):
     /// otherwise `interactionNotAllowed`, and the item is kept.
     ///
+    /// The item records `app` as the app that made it (SPEC D13); a
+    /// replacement records the replacing app and keeps the apps the owner
+    /// allowed on the item it replaces. A replacement by an unknown app
+    /// (`nil`) keeps the recorded app: an item is never opened to every app
+    /// by a caller that cannot say who it is (SPEC D11); ``bindItem(_:inCollection:to:)``
+    /// clears it on purpose. Whether `app` may replace an item recorded by
+    /// another is the caller's question for the owner
+    /// (``AttributedItem/admits(_:)``), asked before this call.
+    ///
     /// - Parameters:
     ///   - collection: The collection's identifier.
     ///   - label: The item's label; never a control character.
@@ -81,12 +90,16 @@ extension VaultCollections {
     ///     1970, for an item copied from elsewhere (an
     ///     import); now when `nil`. Dates from outside must
     ///     be finite and not in the future (SPEC D9), else `invalidArgument`.
+    ///   - app: The app of the client that creates or replaces it; `nil`
+    ///     (the default) records none, as before apps were recorded: an
+    ///     import, or a caller that cannot tell.
     /// - Returns: The new item.
     /// - Throws: ``VaultError`` with `itemNotFound` (no such collection),
     ///   `duplicateItem` (an item of the same identifier appeared
     ///   meanwhile), `interactionNotAllowed` (the item to replace is
     ///   protected and `context` does not satisfy it), `invalidName`, `invalidArgument` (too many or too long
-    ///   attributes), `authFailed`, `notAvailable` (as `add`), `tampered`, `ioError`.
+    ///   attributes; an executable `app` not named by its absolute path),
+    ///   `authFailed`, `notAvailable` (as `add`), `tampered`, `ioError`.
     public func createItem(
         in collection: String,
         label: String,
@@ -96,8 +109,10 @@ extension VaultCollections {
         accessControl: AccessControl = Vault.noAccessControl,
         replacing: Bool = false,
         context: AuthenticationContext? = nil,
-        dates: (created: Double, modified: Double)? = nil
+        dates: (created: Double, modified: Double)? = nil,
+        app: AppIdentity? = nil
     ) async throws(VaultError) -> AttributedItem {
+        if let app { try AttributedItemFields.check(app: app, what: "The item's app") }
         if let dates {
             // SPEC D9: as the file import, a date from outside is checked before anything is sealed.
             let now = vault.authenticators.clock.now().timeIntervalSince1970
@@ -110,10 +125,15 @@ extension VaultCollections {
         var identifier = CollectionNames.newIdentifier()
         var accessControl = accessControl
         var replaced: [ItemRow] = []
+        var apps = (app: app, allowed: [AppIdentity]())
         if replacing {
             replaced = try await attributeSearch(AttributeIndex.Query(attributes: attributes, collection: collection)).rows
                 .filter { $0.attributedFields?.attributes == attributes }
-            if let existing = replaced.first { identifier = existing.account }
+            if let existing = replaced.first?.attributedFields {
+                identifier = replaced[0].account
+                // SPEC D13: the owner's answers stay with the item; SPEC D11: an unknown replacer never unbinds it.
+                apps = (app ?? existing.app, existing.allowedApps)
+            }
             // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
             for existing in replaced {
                 let kept = try await vault.rows.accessControlReplacing(existing, requested: accessControl, context: context)
@@ -122,7 +142,7 @@ extension VaultCollections {
         }
         let row = try await newAttributedRow(
             identifier, in: collection, label: label, attributes: attributes, contentType: contentType, value: value,
-            accessControl: accessControl, context: context, dates: dates)
+            accessControl: accessControl, context: context, dates: dates, apps: apps)
         let checked = replaced
         let subkeys = vault.subkeys
         try await vault.rows.write { db in
@@ -136,7 +156,8 @@ extension VaultCollections {
                 }
                 for old in found.rows where old.attributedFields?.attributes == attributes {
                     // Only the rows that were checked go; one that appeared or changed since is kept.
-                    guard checked.contains(where: { old.isSameRevision(as: $0) }) else {
+                    // Its recorded apps count too: an owner's answer given meanwhile is not lost.
+                    guard checked.contains(where: { old.isSameRevision(as: $0) && old.attributedFields == $0.attributedFields }) else {
                         throw VaultError(.duplicateItem, "\(old.name) changed while being replaced; it is kept as it is and nothing was written")
                     }
                     try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [old.id])
@@ -178,7 +199,7 @@ extension VaultCollections {
     func newAttributedRow(
         _ identifier: String, in collection: String, label: String, attributes: [String: String], contentType: String,
         value: SecretBytes, accessControl: AccessControl, context: AuthenticationContext?,
-        dates: (created: Double, modified: Double)? = nil
+        dates: (created: Double, modified: Double)? = nil, apps: (app: AppIdentity?, allowed: [AppIdentity]) = (nil, [])
     ) async throws(VaultError) -> ItemRow {
         try CollectionNames.check(label: label, what: "item")
         try CollectionNames.check(attributes: attributes)
@@ -195,7 +216,7 @@ extension VaultCollections {
             id: id, service: CollectionNames.service(ofCollection: collection), account: identifier, label: label,
             accessibility: accessibility.rawValue, accessControl: accessControl.canonicalEncoding, created: dates?.created ?? now, modified: dates?.modified ?? now,
             wrappings: wrappings, commitment: protection.domainState.map { vault.subkeys.commitment(to: $0) }, ciphertext: [])
-        row.attributedFields = AttributedItemFields(contentType: contentType, attributes: attributes)
+        row.attributedFields = AttributedItemFields(contentType: contentType, attributes: attributes, app: apps.app, allowedApps: apps.allowed)
         try vault.rows.sealValue(value, into: &row, key: itemKey)
         return row
     }
@@ -227,6 +248,7 @@ extension ItemRow {
               let accessControl = AccessControl(canonicalEncoding: accessControl) else { return nil }
         return AttributedItem(
             id: account, collection: collection, label: label ?? "", attributes: fields.attributes, contentType: fields.contentType,
-            created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified), accessControl: accessControl)
+            created: Date(timeIntervalSince1970: created), modified: Date(timeIntervalSince1970: modified), accessControl: accessControl,
+            app: fields.app, allowedApps: fields.allowedApps)
     }
 }

@@ -5,6 +5,11 @@ import GRDB
 extension Vault {
     /// Exports every item that may leave the device, encrypted to `passphrase`.
     ///
+    /// An item carries its name, label, protection, dates and value. A
+    /// collection's item (SPEC D10) leaves without its attributes, content
+    /// type and recorded apps (SPEC D13): imported, it is an ordinary item
+    /// of its collection's service, which the Secret Service does not serve.
+    ///
     /// Asks the owner once (`deviceOwner`, with `operationPrompt`) instead of
     /// once per item, as a backup would. Items it cannot open are listed in
     /// the report with the reason, never dropped silently: protected keys

@@ -8,6 +8,13 @@ import Crypto
 ///   ‖ SHA-256(everything before)
 /// ```
 ///
+/// Each entry is an item's ``ItemFields`` and its value, nothing more: a
+/// collection item's attributes, content type and recorded apps (SPEC D10,
+/// D13) are not carried, so it is imported as an ordinary item of its
+/// collection's service, which no collection serves and so no app reaches
+/// through the Secret Service; an app record is never dropped from an item
+/// that stays served.
+///
 /// The trailing digest is unkeyed on purpose: it tells a truncated or
 /// corrupted file (`damaged`) from a wrong passphrase (`authFailed`), which
 /// AES-GCM alone cannot. Deliberate edits are still caught by AES-GCM.

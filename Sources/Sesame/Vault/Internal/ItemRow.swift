@@ -50,7 +50,7 @@ struct ItemRow: Sendable {
     /// from before format 6, set by ``sealValue`` before the row is MACed.
     var lookup: [UInt8]?
     /// A Secret Service item's attributes and content type (format 7, SPEC
-    /// D10); `nil` for every other row. Indexed in `attribute_index`
+    /// D10), and the apps it records (SPEC D13); `nil` for every other row. Indexed in `attribute_index`
     /// whenever the row is inserted.
     var attributedFields: AttributedItemFields?
 
@@ -162,8 +162,12 @@ struct ItemRow: Sendable {
         }
         // A sealed row's MAC differs from the same row's in the clear.
         if let lookup { writer.field(lookup) }
-        // Only present for Secret Service items, so every other row keeps its MAC.
-        if let attributedFields { writer.u8(2); attributedFields.write(into: &writer) }
+        // Only present for Secret Service items, so every other row keeps its
+        // MAC; the marker tells an app block (SPEC D13) from none.
+        if let attributedFields {
+            writer.u8(attributedFields.recordsApps ? SealedAttributes.appsVersion : SealedAttributes.attributedItemVersion)
+            attributedFields.write(into: &writer)
+        }
         }
     }
 
