@@ -132,7 +132,7 @@ extension VaultCollections {
             if let existing = replaced.first?.attributedFields {
                 identifier = replaced[0].account
                 // SPEC D13: the owner's answers stay with the item; SPEC D11: an unknown replacer never unbinds it.
-                apps = (app ?? existing.app, existing.allowedApps)
+                apps = (app ?? replaced.lazy.compactMap { $0.attributedFields?.app }.first, existing.allowedApps)
             }
             // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
             for existing in replaced {

@@ -120,6 +120,12 @@ struct AttributedItemAppsTests {
         let unknown = try await Self.create(fixture, in: collection.id, value: "newer", replacing: true, app: nil)
         #expect(unknown.id == item.id && unknown.app == Self.chromium && unknown.allowedApps == [Self.signal])
         #expect(try await fixture.vault.collections.item(item.id, inCollection: collection.id) == unknown)
+        // Two items of the same attributes, one of them bound: whichever is kept, an unknown replacer leaves the result bound.
+        _ = try await Self.create(fixture, in: collection.id, ["pair": "1"], app: nil)
+        _ = try await Self.create(fixture, in: collection.id, ["pair": "1"], app: Self.signal)
+        let merged = try await Self.create(fixture, in: collection.id, ["pair": "1"], replacing: true, app: nil)
+        #expect(merged.app == Self.signal)
+        #expect(try await fixture.vault.collections.searchItems(attributes: ["pair": "1"]) == [merged])
         // A new item, not a replacement, allows nothing.
         let other = try await Self.create(fixture, in: collection.id, ["other": "x"], replacing: true, app: Self.editor)
         #expect(other.id != item.id && other.app == Self.editor && other.allowedApps.isEmpty)
