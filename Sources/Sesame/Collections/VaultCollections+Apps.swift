@@ -70,6 +70,28 @@ extension VaultCollections {
         }
     }
 
+    /// Asks the owner, when the item was made by another app than the one
+    /// `context` acts for, whether that app may use it (SPEC D13), through
+    /// the context's ``Authenticators/appAccess``; returns at once when the
+    /// item admits the app. "Allow once" lasts as long as `context`; "allow
+    /// always" is stored with the item. What a Secret Service prompt runs
+    /// before the item's access control.
+    ///
+    /// - Parameters:
+    ///   - id: The item's identifier.
+    ///   - collection: Its collection's identifier.
+    ///   - operation: What the app wants, for the question.
+    ///   - context: The asking app's context.
+    /// - Throws: ``VaultError`` `userCanceled` (refused or the dialog
+    ///   closed), `interactionNotAllowed` (nothing could ask, or the context
+    ///   does not allow interaction), `itemNotFound`, `tampered`, `ioError`.
+    public func askAppAccess(
+        forItem id: String, inCollection collection: String, operation: AppAccessRequest.Operation, context: AuthenticationContext
+    ) async throws(VaultError) {
+        let row = try await attributedRow(id, inCollection: collection)
+        try await vault.rows.admitApp(row, operation: operation, context: context, mayAsk: true)
+    }
+
     /// Changes the recorded apps through the one path that rewrites an
     /// attributed item's description, without its access control.
     private func changeApps(

@@ -47,6 +47,8 @@ extension VaultCollections {
     ) async throws(VaultError) -> (item: AttributedItem, value: SecretBytes)? {
         let row = try await attributedRow(id, inCollection: collection)
         guard let item = row.attributedItem else { throw VaultError(.tampered, "\(row.name) has attributes this Sesame cannot read") }
+        // Another app's item is locked for this one until the owner allows it (SPEC D13).
+        if !vault.rows.admitsApp(row, context: context) { return nil }
         if await context.needsPrompt(for: item.accessControl, operation: .useItem) { return nil }
         let itemKey = try await vault.rows.unlockItemKey(row, operation: .useItem, prompt: operationPrompt(item), context: context)
         var plaintext = try vault.rows.open(row.ciphertext, key: itemKey, associatedData: row.associatedData, what: "the value of \(row.name)")
@@ -69,6 +71,8 @@ extension VaultCollections {
         context: AuthenticationContext? = nil
     ) async throws(VaultError) {
         let row = try await attributedRow(id, inCollection: collection)
+        let context = context ?? vault.makeContext()
+        try await vault.rows.admitApp(row, operation: .change, context: context, mayAsk: true)
         try await vault.items.update(value, service: row.service, account: row.account, operationPrompt: operationPrompt, context: context)
     }
 
@@ -139,8 +143,11 @@ extension VaultCollections {
         guard let accessControl = AccessControl(canonicalEncoding: row.accessControl) else {
             throw VaultError(.tampered, "\(row.name) has an unreadable access control")
         }
+        let context = context ?? vault.makeContext()
+        // Another app's item needs the owner's word first (SPEC D13).
+        if !vault.rows.admitsApp(row, context: context) { return true }
         guard !accessControl.userFactors.isEmpty else { return false }
-        return await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem)
+        return await context.needsPrompt(for: accessControl, operation: .useItem)
     }
 
     /// Applies `change` to the item's row and writes it re-MACed, only if no
@@ -161,6 +168,10 @@ extension VaultCollections {
         let original = try await attributedRow(id, inCollection: collection)
         guard let accessControl = AccessControl(canonicalEncoding: original.accessControl) else {
             throw VaultError(.tampered, "\(original.name) has an unreadable access control")
+        }
+        if gated {
+            // Never prompts: another app's item is changed only once the owner allowed it (SPEC D13).
+            try await vault.rows.admitApp(original, operation: .change, context: context ?? vault.makeContext(), mayAsk: false)
         }
         if gated, !accessControl.userFactors.isEmpty, await (context ?? vault.makeContext()).needsPrompt(for: accessControl, operation: .useItem) {
             throw VaultError(.interactionNotAllowed, "\(original.name) is protected (\(accessControl)); changing \(what) needs that access control first")

@@ -136,6 +136,12 @@ extension VaultCollections {
             }
             // SPEC D11: every item it would take the place of must be open to this caller; the new one keeps the strongest protection.
             for existing in replaced {
+                // SPEC D13: another app's item is replaced only once the owner allowed the replacing app; never asked here.
+                if let item = existing.attributedItem, !item.admits(app), !(context?.isAllowedOnce(VaultRows.appAccessKey(existing)) ?? false),
+                   let maker = item.app {
+                    let request = AppAccessRequest(asking: app, maker: maker, itemLabel: item.label, operation: .change)
+                    throw VaultError(.interactionNotAllowed, "\(request.question). The owner has not allowed it; nothing was written")
+                }
                 let kept = try await vault.rows.accessControlReplacing(existing, requested: accessControl, context: context)
                 if !kept.userFactors.isEmpty { accessControl = kept }
             }
@@ -174,14 +180,20 @@ extension VaultCollections {
         return item
     }
 
-    /// Deletes an item of a collection. Never prompts.
+    /// Deletes an item of a collection. An item another app made is deleted
+    /// only when the owner allows the context's app (SPEC D13): asked here
+    /// unless the context does not allow interaction.
     ///
     /// - Parameters:
     ///   - id: The item's identifier.
     ///   - collection: Its collection's identifier.
-    /// - Throws: ``VaultError`` with `itemNotFound`, `tampered`, `ioError`.
-    public func deleteItem(_ id: String, inCollection collection: String) async throws(VaultError) {
+    ///   - context: The caller's context (its app, its "allow once"); a
+    ///     context of the vault's own when `nil`.
+    /// - Throws: ``VaultError`` with `itemNotFound`, `interactionNotAllowed`
+    ///   or `userCanceled` (another app's item, SPEC D13), `tampered`, `ioError`.
+    public func deleteItem(_ id: String, inCollection collection: String, context: AuthenticationContext? = nil) async throws(VaultError) {
         let row = try await attributedRow(id, inCollection: collection)
+        try await vault.rows.admitApp(row, operation: .delete, context: context ?? vault.makeContext(), mayAsk: true)
         let subkeys = vault.subkeys
         let now = vault.authenticators.clock.now().timeIntervalSince1970
         try await vault.rows.write { db in

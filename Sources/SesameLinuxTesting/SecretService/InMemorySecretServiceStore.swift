@@ -166,7 +166,7 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         return item
     }
 
-    public func deleteItem(_ item: SecretServiceItemID) async throws {
+    public func deleteItem(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws {
         guard entries.removeValue(forKey: item) != nil else { throw SecretServiceStoreError.noSuchItem(item) }
         order.removeAll { $0 == item }
     }

@@ -65,9 +65,9 @@ struct RoutingStore: SecretServiceStore {
         return try await backing.createItem(in: collection, label: label, attributes: attributes, secret: secret, replacing: replacing, for: caller)
     }
 
-    func deleteItem(_ item: SecretServiceItemID) async throws {
+    func deleteItem(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws {
         if Self.isInMemory(item.collection) { return try await inMemory.delete(item) }
-        try await backing.deleteItem(item)
+        try await backing.deleteItem(item, for: caller)
     }
 
     func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {

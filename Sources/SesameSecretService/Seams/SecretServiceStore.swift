@@ -78,9 +78,11 @@ public protocol SecretServiceStore: Sendable {
     func createItem(in collection: String, label: String, attributes: [String: String],
                     secret: SecretServiceSecret, replacing: Bool, for caller: SecretServiceCaller) async throws -> SecretServiceItemProperties
 
-    /// Deletes an item. Never prompts.
-    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``.
-    func deleteItem(_ item: SecretServiceItemID) async throws
+    /// Deletes an item. Never prompts: an item another app made (SPEC D13)
+    /// throws ``SecretServiceStoreError/locked(_:)`` until the owner allowed
+    /// `caller`'s app through ``authenticate(_:reason:for:)``.
+    /// - Throws: ``SecretServiceStoreError/noSuchItem(_:)``, ``SecretServiceStoreError/locked(_:)``.
+    func deleteItem(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws
 
     /// An item's secret. Never prompts: an item that needs authentication
     /// throws ``SecretServiceStoreError/locked(_:)`` until ``authenticate(_:reason:for:)``

@@ -44,7 +44,7 @@ extension ServiceCore {
         switch request.member {
         case "Delete":
             try expect(request, "Delete", "")
-            try await store.deleteItem(id)
+            try await store.deleteItem(id, for: caller(of: request))
             emit(SecretObject.collectionPath(id.collection), Self.collectionInterface, "ItemDeleted", [.objectPath(path)])
             return [.objectPath("/")]
         case "GetSecret":

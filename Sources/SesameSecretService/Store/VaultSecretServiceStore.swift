@@ -131,7 +131,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         in collection: String, label: String, attributes: [String: String], secret: SecretServiceSecret, replacing: Bool,
         for caller: SecretServiceCaller
     ) async throws -> SecretServiceItemProperties {
-        var context = lockedContext()
+        var context = lockedContext(for: caller)
         if replacing {
             // SPEC D10, D11: the item it would replace must be open for this caller; the vault keeps its access control.
             let existing = try await searchItems(attributes: attributes, in: collection).filter { $0.attributes == attributes }
@@ -143,12 +143,17 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         return try await mapping(collection: collection) { () async throws(VaultError) in
             Self.properties(try await vault.collections.createItem(
                 in: collection, label: label, attributes: attributes, contentType: secret.contentType, value: secret.value,
-                accessControl: defaultAccessControl, replacing: replacing, context: context))
+                accessControl: defaultAccessControl, replacing: replacing, context: context, app: caller.app))
         }
     }
 
-    public func deleteItem(_ item: SecretServiceItemID) async throws {
-        try await mapping(item: item) { () async throws(VaultError) in try await vault.collections.deleteItem(item.item, inCollection: item.collection) }
+    public func deleteItem(_ item: SecretServiceItemID, for caller: SecretServiceCaller) async throws {
+        // Never prompts here: another app's item is deleted once the owner allowed this caller, through an Unlock (SPEC D13).
+        let context = context(for: item, caller: caller)
+        context.interactionNotAllowed = true
+        try await mapping(item: item) { () async throws(VaultError) in
+            try await vault.collections.deleteItem(item.item, inCollection: item.collection, context: context)
+        }
     }
 
     public func secret(of item: SecretServiceItemID, for caller: SecretServiceCaller) async throws -> SecretServiceSecret {
@@ -198,6 +203,13 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     public func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
         // A new context for each Unlock: what it authorises lasts unlockDuration, no longer.
         let context = makeContext()
+        context.askingApp = caller.app
+        // SPEC D13: an item another app made asks the owner first, naming both apps.
+        for item in items {
+            try await mapping(item: item) { () async throws(VaultError) in
+                try await vault.collections.askAppAccess(forItem: item.item, inCollection: item.collection, operation: .read, context: context)
+            }
+        }
         var controls: [AccessControl] = []
         for item in items {
             let control = try await mapping(item: item) { () async throws(VaultError) in
@@ -251,15 +263,17 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     private func context(for item: SecretServiceItemID, caller: SecretServiceCaller) -> AuthenticationContext {
         endExpiredOpenings()
         if let opening = openings[caller.busName]?.last(where: { $0.items.contains(item) }) { return opening.context }
-        return lockedContext()
+        return lockedContext(for: caller)
     }
 
     /// A new context that no Unlock authorised and that no other process's
     /// scan satisfies (no reuse window): what an item no prompt opened for
     /// this caller is judged on (SPEC D10).
-    private func lockedContext() -> AuthenticationContext {
+    private func lockedContext(for caller: SecretServiceCaller? = nil) -> AuthenticationContext {
         let context = makeContext()
         context.reuseDuration = 0
+        // Whose items these are is judged by the caller's app (SPEC D13).
+        context.askingApp = caller?.app
         return context
     }
 

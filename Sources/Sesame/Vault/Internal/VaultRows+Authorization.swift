@@ -24,6 +24,8 @@ extension VaultRows {
             throw Self.invalidated(row)
         }
         let context = context ?? vault.makeContext()
+        // SPEC D13: another app's item asks the owner before its access control does.
+        try await admitApp(row, operation: .read, context: context, mayAsk: true)
         if try await enrolmentAlreadyChanged(row, wrappings: wrappings, accessControl: accessControl, operation: operation, context: context) {
             try await forgetEnrolmentBoundKeys(of: row)
             throw Self.invalidated(row)
