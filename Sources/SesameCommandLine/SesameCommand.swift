@@ -35,7 +35,7 @@ public struct SesameCommand: AsyncParsableCommand {
         PasscodeCommand.self, ExportCommand.self, ImportCommand.self, LockCommand.self,
         FeatureCommand.self, RunCommand.self, ReadCommand.self, InjectCommand.self, KeyCommand.self, SSHAgentCommand.self,
         OTPCommand.self, PasskeyCommand.self, ClipboardClearCommand.self, GitCredentialCommand.self, DeviceKeyCommand.self,
-        SetupCommand.self, DoctorCommand.self,
+        SetupCommand.self, DoctorCommand.self, AppCommand.self,
     ] + platformCommands + HelpTopic.commands
 
     /// Commands of this platform's integrations only.

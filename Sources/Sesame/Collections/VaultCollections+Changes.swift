@@ -18,6 +18,16 @@ extension VaultCollections {
         CollectionNames.service(ofCollection: id)
     }
 
+    /// The collection whose items a vault service holds: the inverse of
+    /// ``service(ofCollection:)``.
+    ///
+    /// - Parameter service: A vault service, as `sesame ls` shows it.
+    /// - Returns: The collection's identifier; `nil` for a service that is
+    ///   not a collection's.
+    public static func collection(ofService service: String) -> String? {
+        CollectionNames.collection(ofService: service)
+    }
+
     /// Every collection, sorted by label then identifier. Never prompts,
     /// never writes.
     ///

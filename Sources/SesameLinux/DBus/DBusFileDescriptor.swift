@@ -1,3 +1,6 @@
+import CSesameLinux
+import Sesame
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,6 +23,32 @@ package final class DBusFileDescriptor: Sendable {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else { return nil }
         rawValue = copy
+    }
+
+    /// Writes all of `bytes` to the descriptor on a thread of its own,
+    /// waiting at most `timeout` for room: a reader that left is an error
+    /// (never a SIGPIPE that ends the process), a reader that never drains
+    /// is a timeout, never a hang.
+    ///
+    /// - Parameters:
+    ///   - bytes: What to write (a secret: never copied).
+    ///   - timeoutMilliseconds: The longest wait for room, in all.
+    /// - Returns: `nil` once written, else why not, for a log line.
+    package func writeAll(_ bytes: SecretBytes, timeoutMilliseconds: Int32) async -> String? {
+        let descriptor = rawValue
+        let written = await DedicatedThread.run(name: "descriptor write") {
+            bytes.withUnsafeBytes { raw in
+                sesame_descriptor_write_all(descriptor, raw.baseAddress, raw.count, timeoutMilliseconds)
+            }
+        }
+        guard let written else { return "no thread could be started to write it" }
+        switch -written {
+        case 0: return nil
+        case EPIPE: return "its reader is gone (EPIPE)"
+        case EBADF: return "it is not open for writing (EBADF)"
+        case ETIMEDOUT: return "it took nothing for \(timeoutMilliseconds / 1000) s (ETIMEDOUT)"
+        default: return String(cString: strerror(-written))
+        }
     }
 
     deinit {

@@ -1,4 +1,3 @@
-import CSesameLinux
 import Sesame
 import SesameLinux
 
@@ -78,26 +77,10 @@ extension ServiceCore {
             }
         }
         let secret = try await store.secret(of: key, for: caller)
-        let written = await DedicatedThread.run(name: "portal write") {
-            secret.value.withUnsafeBytes { bytes in
-                sesame_descriptor_write_all(descriptor.rawValue, bytes.baseAddress, bytes.count, SecretPortal.writeTimeoutMilliseconds)
-            }
-        }
-        guard let written else { throw DBusError.failed("no thread could be started to write the app's secret") }
-        guard written == 0 else {
-            throw DBusError.failed("the app's secret could not be written to its descriptor: \(Self.writeFailure(-written))")
+        if let failure = await descriptor.writeAll(secret.value, timeoutMilliseconds: SecretPortal.writeTimeoutMilliseconds) {
+            throw DBusError.failed("the app's secret could not be written to its descriptor: \(failure)")
         }
         return [.uint32(0), .array(element: "{sv}", [])]
-    }
-
-    /// Why a write to the app's descriptor failed, for the portal's log.
-    static func writeFailure(_ errno: Int32) -> String {
-        switch errno {
-        case 32: "its reader is gone (EPIPE)"
-        case 9: "it is not open for writing (EBADF)"
-        case 110: "it took nothing for \(SecretPortal.writeTimeoutMilliseconds / 1000) s (ETIMEDOUT)"
-        default: "errno \(errno)"
-        }
     }
 
     /// The item holding `appID`'s secret: the oldest key for it, in the

@@ -46,7 +46,10 @@ struct AttributedItemAppsTests {
         #expect(read.allowedApps == [Self.signal, Self.editor, Self.chromium], "sorted, strongest kind first")
         #expect(try await reopened.collections.items(inCollection: collection.id) == [read])
         #expect(try await reopened.collections.searchItems(attributes: ["a": "1"]) == [read])
-        let value = try await reopened.collections.secret(ofItem: item.id, inCollection: collection.id, operationPrompt: "Read")
+        // Read as the app that made it: another app would be asked for first (SPEC D13).
+        let asFirefox = reopened.makeContext()
+        asFirefox.askingApp = Self.firefox
+        let value = try await reopened.collections.secret(ofItem: item.id, inCollection: collection.id, operationPrompt: "Read", context: asFirefox)
         #expect(AttributedItemsTests.text(value) == "secret")
         // An item made without an app records none, and is open to every app as before.
         let open = try await Self.create(fixture, in: collection.id, ["b": "2"], app: nil)
@@ -100,7 +103,10 @@ struct AttributedItemAppsTests {
         #expect(changed.accessControl == .biometryCurrentSet && changed.created == item.created && changed.modified > item.modified)
         #expect(try await Self.valueColumns(fixture, item) == before, "the value, its wrappings and commitment are the same bytes")
         fixture.sensor.present(.match)
-        #expect(AttributedItemsTests.text(try await fixture.vault.collections.secret(ofItem: item.id, inCollection: collection.id, operationPrompt: "Read")) == "kept")
+        let asEditor = fixture.vault.makeContext()
+        asEditor.askingApp = Self.editor
+        #expect(AttributedItemsTests.text(try await fixture.vault.collections.secret(
+            ofItem: item.id, inCollection: collection.id, operationPrompt: "Read", context: asEditor)) == "kept")
         // Cleared: open to every app again, and the owner's list is kept.
         try await fixture.vault.collections.bindItem(item.id, inCollection: collection.id, to: nil)
         let cleared = try await fixture.vault.collections.item(item.id, inCollection: collection.id)
@@ -109,23 +115,26 @@ struct AttributedItemAppsTests {
                 == .itemNotFound)
     }
 
-    @Test("SPEC D13, D11: a replacement records the replacing app and keeps the allowed apps; an unknown replacer keeps the recorded app")
+    @Test("SPEC D13, D11: another app replaces an item only once allowed, and is then recorded with the allowed apps kept; an unknown replacer is refused")
     func replacement() async throws {
         let fixture = try await TestVault()
         let collection = try await fixture.vault.collections.create(label: "Web")
         let item = try await Self.create(fixture, in: collection.id, app: Self.firefox)
         try await fixture.vault.collections.allowApp(Self.signal, forItem: item.id, inCollection: collection.id)
+        // Not allowed: refused without asking, nothing written.
+        #expect(await fixture.status { _ = try await Self.create(fixture, in: collection.id, value: "new", replacing: true, app: Self.chromium) }
+                == .interactionNotAllowed)
+        #expect(try await fixture.vault.collections.item(item.id, inCollection: collection.id).app == Self.firefox)
+        try await fixture.vault.collections.allowApp(Self.chromium, forItem: item.id, inCollection: collection.id)
         let replaced = try await Self.create(fixture, in: collection.id, value: "new", replacing: true, app: Self.chromium)
-        #expect(replaced.id == item.id && replaced.app == Self.chromium && replaced.allowedApps == [Self.signal])
-        let unknown = try await Self.create(fixture, in: collection.id, value: "newer", replacing: true, app: nil)
-        #expect(unknown.id == item.id && unknown.app == Self.chromium && unknown.allowedApps == [Self.signal])
-        #expect(try await fixture.vault.collections.item(item.id, inCollection: collection.id) == unknown)
-        // Two items of the same attributes, one of them bound: whichever is kept, an unknown replacer leaves the result bound.
-        _ = try await Self.create(fixture, in: collection.id, ["pair": "1"], app: nil)
-        _ = try await Self.create(fixture, in: collection.id, ["pair": "1"], app: Self.signal)
-        let merged = try await Self.create(fixture, in: collection.id, ["pair": "1"], replacing: true, app: nil)
-        #expect(merged.app == Self.signal)
-        #expect(try await fixture.vault.collections.searchItems(attributes: ["pair": "1"]) == [merged])
+        #expect(replaced.id == item.id && replaced.app == Self.chromium && replaced.allowedApps == [Self.signal, Self.chromium])
+        // SPEC D11: an unknown replacer (an import) never takes a bound item's place.
+        #expect(await fixture.status { _ = try await Self.create(fixture, in: collection.id, value: "newer", replacing: true, app: nil) }
+                == .interactionNotAllowed)
+        #expect(try await fixture.vault.collections.item(item.id, inCollection: collection.id) == replaced)
+        // The maker replaces its own item.
+        let again = try await Self.create(fixture, in: collection.id, value: "newest", replacing: true, app: Self.chromium)
+        #expect(again.id == item.id && again.app == Self.chromium)
         // A new item, not a replacement, allows nothing.
         let other = try await Self.create(fixture, in: collection.id, ["other": "x"], replacing: true, app: Self.editor)
         #expect(other.id != item.id && other.app == Self.editor && other.allowedApps.isEmpty)
