@@ -42,7 +42,9 @@ public struct Authenticators: Sendable {
     public var app: AppIdentity?
 
     /// Asks the owner when the app wants an item another app made
-    /// (SPEC D13); `nil` refuses such an item, saying nobody could be asked.
+    /// (SPEC D13); when `nil`, the ``presenter`` asks if it can (a
+    /// presenter that is also an ``AppAccessPresenter``), else such an item
+    /// is refused, saying nobody could be asked.
     public var appAccess: (any AppAccessPresenter)?
 
     /// Bundles the backends.

@@ -9,7 +9,7 @@ import Sesame
 /// second question is answered with "cancelled", so a script's wrong password
 /// costs one counted failure rather than the three a person gets, and
 /// ``wasRejected`` lets the command report it as an authentication failure.
-final class DescriptorPasswordPresenter: PromptPresenter {
+final class DescriptorPasswordPresenter: PromptPresenter, AppAccessPresenter {
     /// The password read from the descriptor.
     let password: SecretBytes
     private let terminal: (any PromptPresenter)?
@@ -60,5 +60,14 @@ final class DescriptorPasswordPresenter: PromptPresenter {
 
     func end(_ outcome: AuthenticationError?) async {
         await terminal?.end(outcome)
+    }
+
+    /// The terminal asks, when there is one (SPEC D13): a password on a
+    /// descriptor answers no question about apps.
+    func askAppAccess(_ request: AppAccessRequest) async -> AppAccessAnswer {
+        guard let asking = terminal as? any AppAccessPresenter else {
+            return .nobodyAsked("no terminal or dialog can ask which app may use the item")
+        }
+        return await asking.askAppAccess(request)
     }
 }

@@ -7,7 +7,7 @@ import Sesame
 /// the owner sees what is being signed and that the reader waits, terminal
 /// or not. A session bus that is missing or refuses changes
 /// nothing: the prompt goes on without the notification.
-public final class NotifyingPresenter: PromptPresenter {
+public final class NotifyingPresenter: PromptPresenter, AppAccessPresenter {
     private let base: (any PromptPresenter)?
     private let address: String
 
@@ -52,6 +52,14 @@ public final class NotifyingPresenter: PromptPresenter {
                 timeoutMicroseconds: 2_000_000
             )
         }
+    }
+
+    /// The wrapped presenter asks, when it can (SPEC D13).
+    public func askAppAccess(_ request: AppAccessRequest) async -> AppAccessAnswer {
+        guard let asking = base as? any AppAccessPresenter else {
+            return .nobodyAsked("no dialog or terminal can ask which app may use the item")
+        }
+        return await asking.askAppAccess(request)
     }
 }
 #endif

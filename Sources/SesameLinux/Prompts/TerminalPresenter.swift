@@ -13,7 +13,7 @@ import Sesame
 ///
 /// Keys are read on a thread of their own, and a cancelled wait releases it
 /// at once.
-public final class TerminalPresenter: PromptPresenter {
+public final class TerminalPresenter: PromptPresenter, AppAccessPresenter {
     private let terminal: TerminalDevice
 
     /// Opens the controlling terminal.
@@ -85,6 +85,23 @@ public final class TerminalPresenter: PromptPresenter {
             return .cancelled
         }
         return .entered(input.take())
+    }
+
+    /// Asks on the terminal whether an app may use another app's item
+    /// (SPEC D13): `o` allows once, `a` always, `r`, Escape or Ctrl-C
+    /// refuse; any other key asks again.
+    public func askAppAccess(_ request: AppAccessRequest) async -> AppAccessAnswer {
+        terminal.write("\(request.question)\n")
+        let answer = await KeyReader.read(from: terminal, prompt: "Allow once [o], always [a], or refuse [r]? ", cancelled: AppAccessAnswer.refused) { key in
+            switch key {
+            case UInt8(ascii: "o"), UInt8(ascii: "O"): .finish(.allowOnce)
+            case UInt8(ascii: "a"), UInt8(ascii: "A"): .finish(.allowAlways)
+            case UInt8(ascii: "r"), UInt8(ascii: "R"), Key.interrupt, Key.escape: .finish(.refused)
+            default: .next
+            }
+        }
+        terminal.write(answer == .allowOnce ? "o\n" : answer == .allowAlways ? "a\n" : "r\n")
+        return answer
     }
 
     public func end(_ outcome: AuthenticationError?) async {

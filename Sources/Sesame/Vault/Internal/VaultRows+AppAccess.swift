@@ -27,7 +27,8 @@ extension VaultRows {
         guard mayAsk, !context.interactionNotAllowed else {
             throw VaultError(.interactionNotAllowed, "\(request.question). The owner has not allowed it; asking is not allowed here")
         }
-        guard let presenter = context.authenticators.appAccess else {
+        // The prompts' presenter asks when it can and no other was named.
+        guard let presenter = context.authenticators.appAccess ?? (context.authenticators.presenter as? any AppAccessPresenter) else {
             throw VaultError(.interactionNotAllowed, "\(request.question). Nothing here can ask the owner (no dialog, no terminal), so it is refused")
         }
         switch await presenter.askAppAccess(request) {
