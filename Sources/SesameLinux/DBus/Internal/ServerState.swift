@@ -14,7 +14,17 @@ final class ServerState {
     struct Peer {
         var uid: UInt32
         var pid: Int32
+        /// Read at the peer's first served call and kept: the app is the
+        /// connection's, and a later exec in its process does not change it.
+        var app: AppIdentity?
+        var appResolved = false
     }
+
+    /// The most connections whose arrival time is remembered: every
+    /// connection on the bus announces itself, callers or not. A name past
+    /// it is judged by ``connectedAt``, earlier, which can only make its
+    /// app unknown, never another's.
+    static let maximumAnnouncedNames = 4096
 
     private(set) var bus: OpaquePointer?
     var uniqueName = ""
@@ -30,6 +40,15 @@ final class ServerState {
     private var pending: [UInt64: OpaquePointer] = [:]
     private var nextCall: UInt64 = 0
     private var peers: [String: Peer] = [:]
+    /// When each unique name was announced by NameOwnerChanged
+    /// (`CLOCK_BOOTTIME` ns, read as the signal was dispatched): the
+    /// connection existed by then, so its process started no later.
+    private var announced: [String: UInt64] = [:]
+    /// `CLOCK_BOOTTIME` ns just before this connection was opened, for the
+    /// names never announced to us: one that connected before it existed
+    /// then; one that connected after it (before our match rule) is judged
+    /// by an earlier time than its own, which can only make its app unknown.
+    private(set) var connectedAt: UInt64 = 0
 
     init(thread: ServerThread, servedUID: UInt32) {
         self.thread = thread
@@ -40,6 +59,7 @@ final class ServerState {
     /// bus thread, before the loop). Returns 0 or a negative errno.
     func open(address: String, prefix: String) -> Int32 {
         var opened: OpaquePointer?
+        connectedAt = sesame_boottime_nanoseconds()
         let result = sesame_sdbus_open(address, &opened)
         guard result >= 0, let opened else { return result < 0 ? result : -EIO }
         bus = opened
@@ -131,7 +151,7 @@ final class ServerState {
         }
         guard let handler else { return 0 }
         let request = DBusRequest(
-            sender: sender, senderPID: peer.pid, senderUID: peer.uid,
+            sender: sender, senderPID: peer.pid, senderUID: peer.uid, senderApp: app(of: sender, peer),
             path: sesame_sdbus_message_get_path(message).map { String(cString: $0) } ?? "",
             interface: sesame_sdbus_message_get_interface(message).map { String(cString: $0) } ?? "",
             member: sesame_sdbus_message_get_member(message).map { String(cString: $0) } ?? "",
@@ -157,6 +177,19 @@ final class ServerState {
         // Unique names are never reused on a bus, so the answer stays true.
         if sender.hasPrefix(":") { peers[sender] = peer }
         return peer
+    }
+
+    /// The caller's app, read once per connection: at its first served call
+    /// (a caller of another uid is never looked at).
+    private func app(of sender: String, _ peer: Peer) -> AppIdentity? {
+        if peer.appResolved { return peer.app }
+        let connectedBy = announced[sender] ?? connectedAt
+        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectedBy)
+        peers[sender]?.app = app
+        peers[sender]?.appResolved = true
+        // Its time served its one purpose.
+        announced[sender] = nil
+        return app
     }
 
     private func reply(to id: UInt64, with reply: DBusReply) {
@@ -211,10 +244,19 @@ final class ServerState {
     /// A bus signal we matched on: NameOwnerChanged or NameLost.
     func busSignal(_ message: OpaquePointer) {
         if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged") != 0 {
+            // Read first: the later the reading, the longer a pid could have been reused before it.
+            let now = sesame_boottime_nanoseconds()
             guard let values = try? DBusMessageCodec.readAll(message), values.count == 3,
-                  let name = values[0].stringValue, let newOwner = values[2].stringValue,
-                  name.hasPrefix(":"), newOwner.isEmpty else { return }
+                  let name = values[0].stringValue, let oldOwner = values[1].stringValue,
+                  let newOwner = values[2].stringValue, name.hasPrefix(":") else { return }
+            if oldOwner.isEmpty, newOwner == name {
+                if announced.count >= Self.maximumAnnouncedNames, let any = announced.keys.first { announced[any] = nil }
+                announced[name] = now
+                return
+            }
+            guard newOwner.isEmpty else { return }
             peers[name] = nil
+            announced[name] = nil
             peerVanished?(name)
         } else if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameLost") != 0 {
             guard let values = try? DBusMessageCodec.readAll(message), let name = values.first?.stringValue else { return }
