@@ -20,12 +20,6 @@ final class ServerState {
         var appResolved = false
     }
 
-    /// The most connections whose arrival time is remembered: every
-    /// connection on the bus announces itself, callers or not. A name past
-    /// it is judged by ``connectedAt``, earlier, which can only make its
-    /// app unknown, never another's.
-    static let maximumAnnouncedNames = 4096
-
     private(set) var bus: OpaquePointer?
     var uniqueName = ""
     let thread: ServerThread
@@ -40,15 +34,7 @@ final class ServerState {
     private var pending: [UInt64: OpaquePointer] = [:]
     private var nextCall: UInt64 = 0
     private var peers: [String: Peer] = [:]
-    /// When each unique name was announced by NameOwnerChanged
-    /// (`CLOCK_BOOTTIME` ns, read as the signal was dispatched): the
-    /// connection existed by then, so its process started no later.
-    private var announced: [String: UInt64] = [:]
-    /// `CLOCK_BOOTTIME` ns just before this connection was opened, for the
-    /// names never announced to us: one that connected before it existed
-    /// then; one that connected after it (before our match rule) is judged
-    /// by an earlier time than its own, which can only make its app unknown.
-    private(set) var connectedAt: UInt64 = 0
+    private var connectionTimes = ConnectionTimes()
 
     init(thread: ServerThread, servedUID: UInt32) {
         self.thread = thread
@@ -59,7 +45,7 @@ final class ServerState {
     /// bus thread, before the loop). Returns 0 or a negative errno.
     func open(address: String, prefix: String) -> Int32 {
         var opened: OpaquePointer?
-        connectedAt = sesame_boottime_nanoseconds()
+        connectionTimes.connectedAt = sesame_boottime_nanoseconds()
         let result = sesame_sdbus_open(address, &opened)
         guard result >= 0, let opened else { return result < 0 ? result : -EIO }
         bus = opened
@@ -183,12 +169,10 @@ final class ServerState {
     /// (a caller of another uid is never looked at).
     private func app(of sender: String, _ peer: Peer) -> AppIdentity? {
         if peer.appResolved { return peer.app }
-        let connectedBy = announced[sender] ?? connectedAt
-        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectedBy)
+        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectionTimes.connectedBy(sender))
         peers[sender]?.app = app
         peers[sender]?.appResolved = true
-        // Its time served its one purpose.
-        announced[sender] = nil
+        connectionTimes.forget(sender)
         return app
     }
 
@@ -250,13 +234,12 @@ final class ServerState {
                   let name = values[0].stringValue, let oldOwner = values[1].stringValue,
                   let newOwner = values[2].stringValue, name.hasPrefix(":") else { return }
             if oldOwner.isEmpty, newOwner == name {
-                if announced.count >= Self.maximumAnnouncedNames, let any = announced.keys.first { announced[any] = nil }
-                announced[name] = now
+                connectionTimes.announce(name, at: now)
                 return
             }
             guard newOwner.isEmpty else { return }
             peers[name] = nil
-            announced[name] = nil
+            connectionTimes.forget(name)
             peerVanished?(name)
         } else if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameLost") != 0 {
             guard let values = try? DBusMessageCodec.readAll(message), let name = values.first?.stringValue else { return }
