@@ -1,3 +1,5 @@
+import Sesame
+
 /// A method call the server received, already read into values, from a
 /// caller whose uid the bus vouched for.
 package struct DBusRequest: Sendable {
@@ -7,6 +9,10 @@ package struct DBusRequest: Sendable {
     package var senderPID: Int32
     /// The caller's effective uid as the bus reports it.
     package var senderUID: UInt32
+    /// The caller's app (SPEC D13), read once per connection at its first
+    /// call and only if its process started before the connection was
+    /// known: `nil` when unknown, never a later process's that took the pid.
+    package var senderApp: AppIdentity?
     package var path: String
     /// Empty when the caller named no interface.
     package var interface: String
@@ -15,11 +21,12 @@ package struct DBusRequest: Sendable {
     package var signature: String
     package var arguments: [DBusValue]
 
-    package init(sender: String, senderPID: Int32, senderUID: UInt32, path: String, interface: String,
-                 member: String, signature: String, arguments: [DBusValue]) {
+    package init(sender: String, senderPID: Int32, senderUID: UInt32, senderApp: AppIdentity? = nil, path: String,
+                 interface: String, member: String, signature: String, arguments: [DBusValue]) {
         self.sender = sender
         self.senderPID = senderPID
         self.senderUID = senderUID
+        self.senderApp = senderApp
         self.path = path
         self.interface = interface
         self.member = member

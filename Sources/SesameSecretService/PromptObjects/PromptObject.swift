@@ -1,3 +1,5 @@
+import Sesame
+
 /// A Secret Service prompt object (`/org/freedesktop/secrets/prompt/N`,
 /// interface `org.freedesktop.Secret.Prompt`): an `Unlock` waiting for its
 /// owner, the items, who asked, and once its `Prompt` method is called, the
@@ -14,6 +16,8 @@ struct PromptObject: Sendable {
     /// only it hears its `Completed`.
     let owner: String
     let ownerPID: Int32
+    /// The client's app (SPEC D13) when it asked; `nil` when unknown.
+    let ownerApp: AppIdentity?
     /// Exactly what the prompt opens, once each: the items named and the
     /// locked items of the collections named.
     let items: [SecretServiceItemID]

@@ -47,7 +47,7 @@ extension ServiceCore {
         guard !locked.isEmpty else { return [.objectPaths(unlocked), .objectPath("/")] }
         try admitPromptObject(for: request.sender)
         nextPromptObject += 1
-        promptObjects[nextPromptObject] = PromptObject(owner: request.sender, ownerPID: request.senderPID, items: locked,
+        promptObjects[nextPromptObject] = PromptObject(owner: request.sender, ownerPID: request.senderPID, ownerApp: request.senderApp, items: locked,
                                             collections: collections, alreadyUnlocked: unlocked)
         return [.objectPaths(unlocked), .objectPath(SecretObject.promptObjectPath(nextPromptObject))]
     }
@@ -100,7 +100,7 @@ extension ServiceCore {
         let store = self.store
         let items = prompt.items
         // The opening is the prompt's client's alone (SPEC D10).
-        let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil)
+        let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil, app: prompt.ownerApp)
         let task = Task { try await store.authenticate(items, reason: reason, for: caller) }
         promptObjects[number]?.task = task
         let outcome = await task.result

@@ -12,16 +12,19 @@ public struct SecretServiceCaller: Sendable, Hashable {
     public var pid: Int32
     /// Its executable from `/proc/<pid>/exe`, when readable and asked for.
     public var executable: String?
-    /// Which app it is (SPEC D13): its sandbox's app id, else its
-    /// executable; `nil` when it could not be told. A hint that sorts
-    /// honest apps apart, never proof against code of the same user.
+    /// Which app the caller is (SPEC D13), so that an item can record the
+    /// app that made it and a prompt can name the app that asks. A hint,
+    /// never a credential: a sandbox's app id is one its app cannot change,
+    /// but an executable path or unit name is chosen by code running as the
+    /// user. `nil` when unknown: the process could not be read, or may not
+    /// be the one that connected (its pid reused).
     public var app: AppIdentity?
 
     /// - Parameters:
     ///   - busName: Unique bus name.
     ///   - pid: Process id, 0 when unknown.
     ///   - executable: Path of its program.
-    ///   - app: Which app it is, if known.
+    ///   - app: Its app, `nil` when unknown.
     public init(busName: String, pid: Int32, executable: String?, app: AppIdentity? = nil) {
         self.busName = busName
         self.pid = pid

@@ -14,6 +14,10 @@ final class ServerState {
     struct Peer {
         var uid: UInt32
         var pid: Int32
+        /// Read at the peer's first served call and kept: the app is the
+        /// connection's, and a later exec in its process does not change it.
+        var app: AppIdentity?
+        var appResolved = false
     }
 
     private(set) var bus: OpaquePointer?
@@ -30,6 +34,7 @@ final class ServerState {
     private var pending: [UInt64: OpaquePointer] = [:]
     private var nextCall: UInt64 = 0
     private var peers: [String: Peer] = [:]
+    private var connectionTimes = ConnectionTimes()
 
     init(thread: ServerThread, servedUID: UInt32) {
         self.thread = thread
@@ -40,6 +45,7 @@ final class ServerState {
     /// bus thread, before the loop). Returns 0 or a negative errno.
     func open(address: String, prefixes: [String]) -> Int32 {
         var opened: OpaquePointer?
+        connectionTimes.connectedAt = sesame_boottime_nanoseconds()
         let result = sesame_sdbus_open(address, &opened)
         guard result >= 0, let opened else { return result < 0 ? result : -EIO }
         bus = opened
@@ -135,7 +141,7 @@ final class ServerState {
         }
         guard let handler else { return 0 }
         let request = DBusRequest(
-            sender: sender, senderPID: peer.pid, senderUID: peer.uid,
+            sender: sender, senderPID: peer.pid, senderUID: peer.uid, senderApp: app(of: sender, peer),
             path: sesame_sdbus_message_get_path(message).map { String(cString: $0) } ?? "",
             interface: sesame_sdbus_message_get_interface(message).map { String(cString: $0) } ?? "",
             member: sesame_sdbus_message_get_member(message).map { String(cString: $0) } ?? "",
@@ -161,6 +167,17 @@ final class ServerState {
         // Unique names are never reused on a bus, so the answer stays true.
         if sender.hasPrefix(":") { peers[sender] = peer }
         return peer
+    }
+
+    /// The caller's app, read once per connection: at its first served call
+    /// (a caller of another uid is never looked at).
+    private func app(of sender: String, _ peer: Peer) -> AppIdentity? {
+        if peer.appResolved { return peer.app }
+        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectionTimes.connectedBy(sender))
+        peers[sender]?.app = app
+        peers[sender]?.appResolved = true
+        connectionTimes.forget(sender)
+        return app
     }
 
     private func reply(to id: UInt64, with reply: DBusReply) {
@@ -215,10 +232,18 @@ final class ServerState {
     /// A bus signal we matched on: NameOwnerChanged or NameLost.
     func busSignal(_ message: OpaquePointer) {
         if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameOwnerChanged") != 0 {
+            // Read first: the later the reading, the longer a pid could have been reused before it.
+            let now = sesame_boottime_nanoseconds()
             guard let values = try? DBusMessageCodec.readAll(message), values.count == 3,
-                  let name = values[0].stringValue, let newOwner = values[2].stringValue,
-                  name.hasPrefix(":"), newOwner.isEmpty else { return }
+                  let name = values[0].stringValue, let oldOwner = values[1].stringValue,
+                  let newOwner = values[2].stringValue, name.hasPrefix(":") else { return }
+            if oldOwner.isEmpty, newOwner == name {
+                connectionTimes.announce(name, at: now)
+                return
+            }
+            guard newOwner.isEmpty else { return }
             peers[name] = nil
+            connectionTimes.forget(name)
             peerVanished?(name)
         } else if sesame_sdbus_message_is_signal(message, "org.freedesktop.DBus", "NameLost") != 0 {
             guard let values = try? DBusMessageCodec.readAll(message), let name = values.first?.stringValue else { return }

@@ -1,0 +1,35 @@
+/// A process's start time from `/proc/PID/stat`: what tells a process from
+/// a later one that was given the same pid.
+enum ProcessStat {
+    /// The start time (field 22: clock ticks after boot, counting suspend)
+    /// of the process `pid` whose `stat` text this is.
+    ///
+    /// The command name (field 2, in parentheses) is the process's own
+    /// choice and may hold spaces, parentheses and newlines, so the fields
+    /// are counted from the last `)`, after which none of them can hold one.
+    /// - Returns: `nil` unless the text starts with `pid (` and field 22 is a
+    ///   decimal number.
+    static func startTime(fromStat bytes: [UInt8], pid: Int32) -> UInt64? {
+        let prefix = Array("\(pid) (".utf8)
+        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close >= prefix.count else { return nil }
+        let fields = bytes[(close + 1)...].split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+        // Field 3 (the state) is the first after the name: field 22 is the 20th.
+        guard fields.count >= 20 else { return nil }
+        let field = fields[19]
+        guard !field.isEmpty, field.count <= 20, field.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return UInt64(String(decoding: field, as: UTF8.self))
+    }
+
+    /// `nanoseconds` as whole clock ticks, rounded down as the kernel
+    /// rounds a start time, so that a process that started at or before
+    /// that moment never counts as later.
+    /// - Parameters:
+    ///   - nanoseconds: A `CLOCK_BOOTTIME` reading.
+    ///   - ticksPerSecond: `sysconf(_SC_CLK_TCK)`, more than 0.
+    static func ticks(nanoseconds: UInt64, ticksPerSecond: UInt64) -> UInt64 {
+        let second: UInt64 = 1_000_000_000
+        // Split so that nothing overflows for any reading and any rate up to 10^9.
+        return nanoseconds / second * ticksPerSecond + nanoseconds % second * ticksPerSecond / second
+    }
+}
