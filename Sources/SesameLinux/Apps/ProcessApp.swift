@@ -1,3 +1,4 @@
+import CSesameLinux
 import Sesame
 
 #if canImport(Glibc)
@@ -18,6 +19,15 @@ import Musl
 /// (its start time unchanged) through every read. Anything in doubt is
 /// `nil`, an unknown app: never another process's identity.
 public enum ProcessApp {
+    /// Which app this very process is: its sandbox's app id, else its
+    /// executable (SPEC D13: `sesame`, and an app using the library, are
+    /// apps too).
+    ///
+    /// - Returns: The app; `nil` when `/proc/self` cannot be read.
+    public static func current() -> AppIdentity? {
+        identify(pid: getpid(), connectedBy: sesame_boottime_nanoseconds())
+    }
+
     /// The app of process `pid`, strongest kind first: the Flatpak app id
     /// in its sandbox's `/.flatpak-info`, the snap it runs in, the desktop
     /// app unit it was started in, else its executable's path.

@@ -91,7 +91,7 @@ public struct LinuxMachine: Sendable {
         authenticators.devicePasscode = PAMPasscodeVerifier(configuration: try .init(service: pamService))
         authenticators.presenter = presenter
         // SPEC D13: this process is an app too; another app's item asks its owner where its prompts are shown.
-        authenticators.app = ProcessExecutable.path(of: getpid()).flatMap { AppIdentity(kind: .executable, id: $0) }
+        authenticators.app = ProcessApp.current()
         // Where keyctl is blocked the store is still set and every read
         // fails, so nothing is reused; the attempt file is never a
         // fallback, as it outlives reboots.

@@ -45,6 +45,17 @@ public enum SecretPortal {
         [appIDAttribute: appID, "xdg:schema": schema]
     }
 
+    /// The app a portal request is for (SPEC D13): the key is that app's,
+    /// whoever relays the request. A snap's id is `snap.NAME` (as the
+    /// portal names it); the host's empty id is no app, so its key is
+    /// every host program's, as with gnome-keyring.
+    /// - Parameter appID: The app id the portal gave.
+    /// - Returns: The app, `nil` for the host.
+    public static func app(forAppID appID: String) -> AppIdentity? {
+        if appID.hasPrefix("snap.") { return AppIdentity(kind: .snap, id: String(appID.dropFirst("snap.".count))) }
+        return AppIdentity(kind: .flatpak, id: appID)
+    }
+
     /// Whether `attributes` are those of an app key for `appID`: its
     /// `app_id`, and nothing but a schema beside it. A password item that
     /// happens to carry an `app_id` attribute among others is never handed

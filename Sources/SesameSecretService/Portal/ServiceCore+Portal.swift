@@ -65,7 +65,9 @@ extension ServiceCore {
         guard let descriptor = request.arguments[2].fileDescriptorValue else {
             throw DBusError.invalidArgs("RetrieveSecret needs a file descriptor")
         }
-        let caller = caller(of: request)
+        // The portal relays the app's request: the key is made and read as that app's (SPEC D13).
+        var caller = caller(of: request)
+        caller.app = SecretPortal.app(forAppID: appID)
         let key = try await appKey(for: appID, caller: caller)
         if try await store.needsAuthentication(key, for: caller) {
             let asker = appID.isEmpty ? "A program outside any sandbox" : "The app \(appID.escapingControlCharacters())"

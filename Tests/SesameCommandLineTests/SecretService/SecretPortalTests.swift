@@ -31,6 +31,14 @@ struct SecretPortalTests {
         #expect(stored.status == 0 && stored.output == "note secret", "\(stored.output)\n\(desk.logs)")
         #expect(FileManager.default.fileExists(atPath: notes.keyringFile), "libsecret's keyring file is not in the app's data folder")
 
+        if provider == .sesame {
+            // SPEC D13: the key is the sandboxed app's, and a host program is another app (nobody can be asked here).
+            let listed = try await desk.home.sesame(["ls", "--json", "--no-interaction"])
+            #expect(listed.stdout.contains(#""app" : "flatpak:org.example.Notes""#), "\(listed.stdout)")
+            let host = try await SecretTool.run(desk.bus, ["lookup", "app_id", "org.example.Notes"])
+            #expect(host.status != 0 && host.output.isEmpty, "a host program read the sandboxed app's key: \(host.output)")
+        }
+
         let first = try await desk.retrieve(["org.example.Notes", "org.example.Other", ""])
         #expect(first.count == 3 && first.allSatisfy { $0.response == 0 && $0.secret.count == 128 }, "\(first)")
         #expect(Set(first.map(\.secret)).count == 3, "two app ids share a secret: \(first)")

@@ -43,7 +43,21 @@ struct FlatpakSandbox {
         ]
         // `environment` reaches the sandbox through bwrap's own environment,
         // which it passes on: a value given to --setenv would be in argv.
-        return try await bus.run(Self.bwrap, arguments + ["/bin/sh", "-c", script], environment: environment)
+        // libsecret subscribes to the portal's Response only after the
+        // portal's reply, and the portal broadcasts it: a fast provider on a
+        // loaded machine can answer before the subscription, and libsecret
+        // then waits forever, whichever provider serves (seen with
+        // gnome-keyring as with Sesame). Such a run is killed and run again
+        // (the scripts are idempotent), at most three times.
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            do {
+                return try await bus.run(Self.bwrap, arguments + ["/bin/sh", "-c", script], environment: environment, timeout: .seconds(15))
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
     }
 }
 #endif

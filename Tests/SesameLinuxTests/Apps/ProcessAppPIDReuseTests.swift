@@ -36,7 +36,7 @@ struct ProcessAppPIDReuseTests {
 
     /// The test server: records each Echo's argument with the caller's pid and app.
     static func startServer(on bus: PrivateSessionBus, calls: Locked<[(tag: String, pid: Int32, app: AppIdentity?)]>) async throws -> DBusServer {
-        try await DBusServer.start(address: bus.address, prefix: "/test", handler: { request in
+        try await DBusServer.start(address: bus.address, prefixes: ["/test"], handler: { request in
             calls.withLock { $0.append((request.arguments.first?.stringValue ?? "", request.senderPID, request.senderApp)) }
             return DBusReply(request.arguments)
         })
