@@ -35,7 +35,7 @@ public enum ProcessApp {
     /// All reads go through one descriptor of `/proc/PID`. A Flatpak
     /// sandbox's file is one its app cannot write; the others are chosen
     /// by code running as the user, so they gate honest apps and name who
-    /// asks, as ``AppIdentity`` says.
+    /// asks, as `AppIdentity` says.
     ///
     /// - Parameters:
     ///   - pid: The process, as the bus reported it for the connection.

@@ -235,7 +235,7 @@ public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
     /// the dialog refuses.
     ///
     /// - Parameter request: Who asks, who made the item, which item.
-    /// - Returns: The answer; ``AppAccessAnswer/nobodyAsked(_:)`` when
+    /// - Returns: The answer; `AppAccessAnswer/nobodyAsked(_:)` when
     ///   pinentry could not show the dialog.
     public func askAppAccess(_ request: AppAccessRequest) async -> AppAccessAnswer {
         let answer: PinentryScript.Answer
