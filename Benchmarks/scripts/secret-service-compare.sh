@@ -14,6 +14,10 @@
 #   SESAME (or $SESAME_BINARY): a sesame binary; without one it is built as
 #   scripts/install.sh builds it (scratch path .build-bench-release).
 #   RUNS=200  SEARCH_CALLS=300  SMALL=100  ITEMS=1000  LARGE=10000  (defaults)
+#   OLD=PATH: another sesame binary (an older build) served beside them, on
+#   a bus and vault of its own, in the same hyperfine run.
+# The item looked up is one secret-tool made (SPEC D13: a lookup by the app
+# that made the item needs no one's word); the others are made by python.
 # Needs hyperfine, secret-tool (libsecret-tools), gnome-keyring, dbus-daemon
 # and /usr/bin/python3 with jeepney (python3-jeepney).
 set -eu
@@ -81,9 +85,10 @@ wait_for_provider() {   # $1: bus address; until a provider owns the name, secre
         sleep 0.02
     done
 }
-gnome="unix:path=$root/gnome.bus" vault="unix:path=$root/sesame.bus"
+gnome="unix:path=$root/gnome.bus" vault="unix:path=$root/sesame.bus" old="unix:path=$root/old.bus"
 start_bus gnome
 start_bus sesame
+[ -z "${OLD:-}" ] || start_bus old
 
 # --unlock reads the login keyring's password on standard input and creates
 # that keyring unlocked; it is the default collection.
@@ -99,6 +104,13 @@ printf 'benchmark-passcode' | "$sesame" init --scrypt-log2n 10 --passcode-fd 0 -
 DBUS_SESSION_BUS_ADDRESS=$vault "$sesame" secret-service --no-interaction >"$root/sesame.log" 2>&1 &
 pids+=($!)
 wait_for_provider "$vault"
+if [ -n "${OLD:-}" ]; then
+    mkdir -m 700 "$root/vault-old"
+    printf 'benchmark-passcode' | SESAME_VAULT="$root/vault-old/vault.sqlite" "$OLD" init --scrypt-log2n 10 --passcode-fd 0 --no-interaction >/dev/null 2>&1
+    DBUS_SESSION_BUS_ADDRESS=$old SESAME_VAULT="$root/vault-old/vault.sqlite" "$OLD" secret-service --no-interaction >"$root/old.log" 2>&1 &
+    pids+=($!)
+    wait_for_provider "$old"
+fi
 
 # Items number FROM..TO-1 of the same set in both: service=bench,
 # account=acct-N, a 32-character secret. Created through one client with
@@ -155,11 +167,15 @@ fill "$vault" 0 "$small"
 search "$vault" "sesame at $small items" | tee "$root/search.txt"
 echo "secret-service-compare.sh: filling Sesame up to $items items" >&2
 fill "$vault" "$small" "$items"
+providers=("$gnome" "$vault")
+if [ -n "${OLD:-}" ]; then fill "$old" 0 "$items"; providers+=("$old"); fi
 
-expected="value-$(printf '%026d' 500)"
-for address in "$gnome" "$vault"; do
-    got=$(DBUS_SESSION_BUS_ADDRESS=$address secret-tool lookup service bench account acct-500)
-    [ "$got" = "$expected" ] || { echo "secret-service-compare.sh: lookup on $address gave '$got'" >&2; exit 1; }
+# The item looked up: made by secret-tool, the program that looks it up.
+printf 'maker-value' > "$root/maker-secret"
+for address in "${providers[@]}"; do
+    DBUS_SESSION_BUS_ADDRESS=$address secret-tool store --label=maker service bench account maker-item < "$root/maker-secret"
+    got=$(DBUS_SESSION_BUS_ADDRESS=$address secret-tool lookup service bench account maker-item)
+    [ "$got" = "maker-value" ] || { echo "secret-service-compare.sh: lookup on $address gave '$got'" >&2; exit 1; }
 done
 head -c 24 /dev/urandom | base64 > "$root/new-secret"   # stdin of each store, never an argument
 
@@ -167,13 +183,19 @@ echo "secret-service-compare.sh: $(uptime)" >&2
 # lookup: SearchItems for two pairs, OpenSession, GetSecrets; store:
 # OpenSession, CreateItem with replace (the first run creates bench-new,
 # later runs replace it, as a user's repeated store does).
+old_commands=()
+if [ -n "${OLD:-}" ]; then
+    old_commands=(-n "lookup sesame-old" "env DBUS_SESSION_BUS_ADDRESS=$old secret-tool lookup service bench account maker-item"
+                  -n "store sesame-old" "sh -c 'DBUS_SESSION_BUS_ADDRESS=$old exec secret-tool store --label=new service bench account bench-new < $root/new-secret'")
+fi
 hyperfine -N --warmup 10 -r "$runs" --export-json "$root/runs.json" ${HYPERFINE_ARGS:-} \
-    -n "lookup gnome-keyring" "env DBUS_SESSION_BUS_ADDRESS=$gnome secret-tool lookup service bench account acct-500" \
-    -n "lookup sesame" "env DBUS_SESSION_BUS_ADDRESS=$vault secret-tool lookup service bench account acct-500" \
+    -n "lookup gnome-keyring" "env DBUS_SESSION_BUS_ADDRESS=$gnome secret-tool lookup service bench account maker-item" \
+    -n "lookup sesame" "env DBUS_SESSION_BUS_ADDRESS=$vault secret-tool lookup service bench account maker-item" \
     -n "store gnome-keyring" "sh -c 'DBUS_SESSION_BUS_ADDRESS=$gnome exec secret-tool store --label=new service bench account bench-new < $root/new-secret'" \
-    -n "store sesame" "sh -c 'DBUS_SESSION_BUS_ADDRESS=$vault exec secret-tool store --label=new service bench account bench-new < $root/new-secret'"
+    -n "store sesame" "sh -c 'DBUS_SESSION_BUS_ADDRESS=$vault exec secret-tool store --label=new service bench account bench-new < $root/new-secret'" \
+    "${old_commands[@]}"
 echo "secret-service-compare.sh: $(uptime)" >&2
-for address in "$gnome" "$vault"; do
+for address in "${providers[@]}"; do
     got=$(DBUS_SESSION_BUS_ADDRESS=$address secret-tool lookup service bench account bench-new)
     [ "$got" = "$(cat "$root/new-secret")" ] || { echo "secret-service-compare.sh: store on $address did not hold" >&2; exit 1; }
 done
@@ -195,6 +217,10 @@ for name in ("lookup", "store"):
     for label, r in (("gnome-keyring", g), ("sesame", s)):
         print(f"{name:6} {label:13} median {r['median'] * 1000:6.2f} ms  min {r['min'] * 1000:6.2f} ms")
     print(f"{name:6} ratio sesame / gnome-keyring: {s['median'] / g['median']:.2f}x (median)  {s['min'] / g['min']:.2f}x (min)")
+    if f"{name} sesame-old" in results:
+        o = results[f"{name} sesame-old"]
+        print(f"{name:6} sesame-old    median {o['median'] * 1000:6.2f} ms  min {o['min'] * 1000:6.2f} ms")
+        print(f"{name:6} ratio sesame / sesame-old: {s['median'] / o['median']:.2f}x (median); sesame-old / gnome-keyring {o['median'] / g['median']:.2f}x")
 medians = {}
 for line in open(sys.argv[2]):
     m = re.match(r"SearchItems (.*): median ([0-9.]+) ms", line)
