@@ -71,6 +71,11 @@ public struct SesameCommand: AsyncParsableCommand {
     /// - Returns: The parsed command, ready to run.
     /// - Throws: What ``parseAsRoot(_:)`` throws for `arguments`.
     public static func parse(dispatching arguments: [String]) throws -> any ParsableCommand {
+        // ArgumentParser answers `help NOSUCH` with the root's help and exit 0: a typo would look like an answer.
+        if arguments.first == "help", arguments.count > 1, !arguments[1].hasPrefix("-"),
+           SubcommandDispatch.route(Array(arguments.dropFirst()), among: commands) == nil {
+            throw ValidationError("no command or help topic \"\(arguments[1].escapingControlCharacters())\"; `sesame help` lists them")
+        }
         if let command = SubcommandDispatch.parse(arguments, among: commands) { return command }
         return try parseAsRoot(arguments)
     }

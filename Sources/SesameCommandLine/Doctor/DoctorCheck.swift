@@ -34,6 +34,12 @@ struct DoctorCheck: Encodable, Sendable {
         self.facts = facts
     }
 
+    /// The status column's width: the longest word ("not set up") and two
+    /// spaces, so that it never reads as one phrase with the check's name.
+    static let statusWidth = 12
+    /// The check column's width: the longest name ("secret-service") and two spaces.
+    static let checkWidth = 16
+
     /// The text line (and its fix on the next).
     var text: String {
         let word = switch status {
@@ -42,8 +48,9 @@ struct DoctorCheck: Encodable, Sendable {
         case .failed: "FAILED"
         case .notSetUp: "not set up"
         }
-        var line = word.padding(toLength: 11, withPad: " ", startingAt: 0) + check.padding(toLength: 15, withPad: " ", startingAt: 0) + detail
-        if let fix { line += "\n" + String(repeating: " ", count: 26) + "fix: " + fix }
+        var line = word.padding(toLength: Self.statusWidth, withPad: " ", startingAt: 0)
+            + check.padding(toLength: max(Self.checkWidth, check.count + 2), withPad: " ", startingAt: 0) + detail
+        if let fix { line += "\n" + String(repeating: " ", count: Self.statusWidth + Self.checkWidth) + "fix: " + fix }
         return line
     }
 }

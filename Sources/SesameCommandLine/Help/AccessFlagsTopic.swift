@@ -5,6 +5,7 @@ struct AccessFlagsTopic: HelpTopicCommand {
     static let configuration = CommandConfiguration(
         commandName: "access-flags",
         abstract: "Who may read an item: --access and --accessibility.",
+        usage: "sesame help access-flags",
         discussion: """
             --access takes one or more flags. Join them with `,` when any one of them opens the item, \
             or with `+` when all of them are needed; one item never mixes the two.

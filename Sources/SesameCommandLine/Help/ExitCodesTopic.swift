@@ -5,6 +5,7 @@ struct ExitCodesTopic: HelpTopicCommand {
     static let configuration = CommandConfiguration(
         commandName: "exit-codes",
         abstract: "What each exit status means (the same codes in --json errors).",
+        usage: "sesame help exit-codes",
         discussion: ExitStatus.allCases.map { "  \($0.rawValue)\t\($0.meaning)" }.joined(separator: "\n") + """
 
 

@@ -5,6 +5,7 @@ struct SecurityTopic: HelpTopicCommand {
     static let configuration = CommandConfiguration(
         commandName: "security",
         abstract: "The security model: what each protection defends against.",
+        usage: "sesame help security",
         discussion: """
             The vault is one SQLite file (0600, in a 0700 directory; Sesame refuses a vault others can read). \
             Every value is encrypted with AES-GCM under a key of its own; item keys are wrapped by keys derived \

@@ -14,8 +14,14 @@ struct DoctorCheckTests {
         #expect(Set(words.keys) == Set(DoctorCheck.Status.allCases))
         for (status, word) in words {
             #expect(JSONOutput.encode([status]) == "[\n  \"\(word.json)\"\n]")
-            #expect(DoctorCheck("git", status, "d").text.hasPrefix(word.text.padding(toLength: 11, withPad: " ", startingAt: 0) + "git "))
+            #expect(DoctorCheck("git", status, "d").text.hasPrefix(word.text.padding(toLength: DoctorCheck.statusWidth, withPad: " ", startingAt: 0) + "git "))
         }
+    }
+
+    @Test("the longest status and the longest check name stay two spaces apart, and a fix lines up under the detail")
+    func columns() {
+        let line = DoctorCheck("secret-service", .notSetUp, "detail", fix: "sesame setup secret-service").text
+        #expect(line == "not set up  secret-service  detail\n" + String(repeating: " ", count: 28) + "fix: sesame setup secret-service", "\(line)")
     }
 
     @Test("SPEC G: the reader and PAM states doctor reads keep `status --json`'s words")

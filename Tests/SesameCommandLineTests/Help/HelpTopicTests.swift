@@ -105,4 +105,17 @@ struct HelpTopicTests {
         }
         #expect(seen >= 30, "walked \(seen) commands")
     }
+
+    @Test("help NOSUCH is a usage error (exit 2) naming the word; a topic's page shows its own usage line")
+    func unknownTopic() async throws {
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
+        let unknown = try await SesameBinary.run(["help", "nosuch"], environment: environment)
+        #expect(unknown.status == 2 && unknown.stderr.contains("no command or help topic \"nosuch\""), "\(unknown.status) \(unknown.stderr)")
+        let command = try await SesameBinary.run(["help", "key"], environment: environment)
+        #expect(command.status == 0, "\(command.stderr)")
+        for topic in ["exit-codes", "access-flags", "security"] {
+            let page = try await SesameBinary.run(["help", topic], environment: environment)
+            #expect(page.status == 0 && page.stdout.contains("USAGE: sesame help \(topic)"), "\(topic): \(page.stdout.suffix(300))")
+        }
+    }
 }
