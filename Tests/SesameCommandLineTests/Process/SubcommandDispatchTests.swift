@@ -34,7 +34,14 @@ struct SubcommandDispatchTests {
     ]
 
     /// `sesame help ...`: ArgumentParser's own help command, which only the root has.
-    static let helpCommand: [[String]] = [["help"], ["help", "get"], ["help", "key", "sign"], ["help", "security"], ["help", "nonsense"]]
+    static let helpCommand: [[String]] = [["help"], ["help", "get"], ["help", "key", "sign"], ["help", "security"]]
+
+    @Test("help with a word that names no command or topic is a usage error, where the root's parse would print its help and exit 0")
+    func helpWithUnknownWord() {
+        #expect(Outcome(SesameCommand.parseAsRoot, ["help", "nonsense"]) != Outcome(SesameCommand.parse(dispatching:), ["help", "nonsense"]))
+        #expect(throws: ValidationError.self) { try SesameCommand.parse(dispatching: ["help", "nonsense"]) }
+        #expect(SubcommandDispatch.parse(["help", "nonsense"], among: SesameCommand.commands) == nil)
+    }
 
     @Test("every command line parses to the same command, or fails with the same message and exit code, as the root's parse",
           arguments: runs + answered + helpCommand)
