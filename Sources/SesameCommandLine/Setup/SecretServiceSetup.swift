@@ -130,7 +130,7 @@ extension SecretServiceSetup {
         let route = await SecretPortalRoute.current(environment: steps.environment, directories: steps.directories)
         guard route.version != nil else { return }
         if let chosen = route.chosen {
-            steps.say("sandboxed apps' secrets go to \(chosen.backend.busName), which Sesame serves (\(chosen.why))")
+            steps.say("sandboxed apps' secrets go to whoever serves \(chosen.backend.busName) (\(chosen.why))")
         } else if let file = route.userConfiguration(configHome: steps.directories.configHome) {
             if try steps.write(file.text, to: file.path, record: &record) {
                 steps.say("wrote \(file.path): the desktop portal sends sandboxed apps' secrets to Sesame (it takes effect when the portal restarts, at the next login)")

@@ -52,7 +52,9 @@ struct SecretPortalRoute: Sendable {
             }
         }
         if !readsConfiguration, let any = backends.first {
-            return (any, "\(any.path) is the only choice")
+            // 1.16's last resort: the first file that offers the interface, whichever desktop it names.
+            return (any, backends.count == 1 ? "\(any.path) is the only choice"
+                : "no file names this desktop; the first of \(backends.count) that offer the Secret interface is \(any.path)")
         }
         return nil
     }
