@@ -38,6 +38,14 @@ struct AppItemOptions: ParsableArguments {
         CommandFailure(status: .notFound, message: "no item \(item.name) in service \(item.service)")
     }
 
+    /// Opens the vault and makes one change to the item, a missing item being exit 3.
+    func change(_ body: (Vault, String) async throws(VaultError) -> Void) async throws {
+        try await reporting(json: false) {
+            let (vault, collection) = try await open()
+            try await mapping { () async throws(VaultError) in try await body(vault, collection) }
+        }
+    }
+
     /// Runs a vault call, a missing item being exit 3.
     func mapping<Value>(_ body: () async throws(VaultError) -> Value) async throws -> Value {
         do throws(VaultError) {
@@ -100,11 +108,8 @@ struct AppAllowCommand: AsyncParsableCommand {
     var app: AppArgument
 
     func run() async throws {
-        try await reporting(json: false) {
-            let (vault, collection) = try await target.open()
-            try await target.mapping { () async throws(VaultError) in
-                try await vault.collections.allowApp(app.app, forItem: target.item.name, inCollection: collection)
-            }
+        try await target.change { vault, collection throws(VaultError) in
+            try await vault.collections.allowApp(app.app, forItem: target.item.name, inCollection: collection)
         }
     }
 }
@@ -119,11 +124,8 @@ struct AppRemoveCommand: AsyncParsableCommand {
     var app: AppArgument
 
     func run() async throws {
-        try await reporting(json: false) {
-            let (vault, collection) = try await target.open()
-            try await target.mapping { () async throws(VaultError) in
-                try await vault.collections.removeAllowedApp(app.app, fromItem: target.item.name, inCollection: collection)
-            }
+        try await target.change { vault, collection throws(VaultError) in
+            try await vault.collections.removeAllowedApp(app.app, fromItem: target.item.name, inCollection: collection)
         }
     }
 }
@@ -145,11 +147,8 @@ struct AppBindCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await reporting(json: false) {
-            let (vault, collection) = try await target.open()
-            try await target.mapping { () async throws(VaultError) in
-                try await vault.collections.bindItem(target.item.name, inCollection: collection, to: app?.app)
-            }
+        try await target.change { vault, collection throws(VaultError) in
+            try await vault.collections.bindItem(target.item.name, inCollection: collection, to: app?.app)
         }
     }
 }
