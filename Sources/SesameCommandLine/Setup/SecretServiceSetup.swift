@@ -13,8 +13,14 @@ import SesameSecretService
 /// D11: nothing already protected in the vault is lowered); a user-level
 /// activation file makes the bus start Sesame, outranking the system's
 /// (gnome-keyring's); gnome-keyring's secrets component is turned off for
-/// this user (its autostart entry, and its systemd unit's components); and
-/// the name is taken now when nobody holds it or its holder lets go.
+/// this user (its autostart entry, and its systemd unit's components); the
+/// bus is told to read the file now; and the name is taken now: gnome-keyring,
+/// which never lets go of it, is stopped through its own unit where one runs
+/// it, and who holds the name afterwards is checked.
+///
+/// `--undo` puts the files back, tells the bus, stops Sesame, lets the bus
+/// start the provider again, and gives it back the items made or changed
+/// while Sesame served (``SecretServiceGiveBack``).
 struct SecretServiceSetup: SetupRole {
     /// `sesame setup secret-service`.
     let name = "secret-service"
@@ -38,8 +44,9 @@ struct SecretServiceSetup: SetupRole {
 
     func undo(_ steps: SetupSteps, record: SetupRecord) async throws {
         try await steps.replay(record)
-        // The name is held by a running process, which no file takes back.
-        steps.say("undone; a Sesame already serving keeps the name until it exits or you log out, and the items it copied stay in the vault")
+        #if os(Linux)
+        try await giveBack(steps)
+        #endif
     }
 
     func checks(_ doctor: Doctor) async -> [DoctorCheck] {
@@ -69,7 +76,24 @@ extension SecretServiceSetup {
         if HostTool.hasUserManager(environment: environment) {
             _ = try? await HostTool.run("systemctl", ["--user", "daemon-reload"], environment: environment)
         }
-        try await takeName(steps, address: address, owner: owner)
+        let busReadsFile = await reloadBus(steps, address: address, record: &record)
+        try await takeName(steps, address: address, owner: owner, busReadsFile: busReadsFile)
+    }
+
+    /// Tells the running bus to read the activation file now
+    /// (``SessionBusDaemon``): without it, a bus that started before the
+    /// user's service folder existed starts the system's provider again.
+    private func reloadBus(_ steps: SetupSteps, address: String, record: inout SetupRecord) async -> Bool {
+        record.activationWritten = SystemClock().bootInstant()
+        guard !address.isEmpty else { return false }
+        do throws(CommandFailure) {
+            try await SessionBusDaemon.reload(address: address)
+        } catch {
+            steps.say("\(error.message); it reads \(steps.directories.userServiceDirectory) at the next login")
+            return false
+        }
+        record.reloadedBus = await SessionBusDaemon.current(address: address)
+        return true
     }
 
     private func importItems(_ steps: SetupSteps, address: String, owner: SecretServiceProvider?) async throws {
@@ -179,7 +203,7 @@ extension SecretServiceSetup {
         }
     }
 
-    private func takeName(_ steps: SetupSteps, address: String, owner: SecretServiceProvider?) async throws {
+    private func takeName(_ steps: SetupSteps, address: String, owner: SecretServiceProvider?, busReadsFile: Bool) async throws {
         guard !address.isEmpty else {
             steps.say("the next login completes it: its session bus starts Sesame")
             return
@@ -188,13 +212,36 @@ extension SecretServiceSetup {
             steps.say("\(owner.description) serves org.freedesktop.secrets now")
             return
         }
-        if owner == nil {
+        guard let owner else {
             try await SecretServiceProvider.activate(address: address)
             let started = try await SecretServiceProvider.current(address: address)
             steps.say("the bus started \(started?.description ?? "nobody"): it serves org.freedesktop.secrets now")
             return
         }
-        // gnome-keyring 42 does not let go of the name; KWallet's bridge and others may.
+        // gnome-keyring 42 never lets go of the name; KWallet's bridge and others may.
+        if !owner.isGnomeKeyring, try await replace(owner, steps: steps, address: address) { return }
+        guard owner.isGnomeKeyring, busReadsFile else {
+            let why = busReadsFile ? "does not let go" : "does not let go, and the bus has not read the new activation file"
+            steps.say("\(owner.description) holds org.freedesktop.secrets and \(why): log out and in to complete it")
+            return
+        }
+        // Stopped only now that the bus reads the activation file: it then starts Sesame, never the locked gnome-keyring again.
+        let how = try await owner.stop(address: address, environment: steps.environment, restartingUnit: true)
+        try await SecretServiceProvider.activate(address: address)
+        guard let now = try await SecretServiceProvider.current(address: address), now.isSesame else {
+            let who = try await SecretServiceProvider.current(address: address)
+            throw CommandFailure(status: .failure, message: """
+                \(how), but the bus started \(who?.description ?? "nobody") for org.freedesktop.secrets, not Sesame: \
+                run `sesame doctor`
+                """)
+        }
+        let rest = how.hasPrefix("stopped its unit") || how.hasPrefix("restarted") ? "" : "; its other components (ssh, pkcs11) start again at the next login"
+        steps.say("took org.freedesktop.secrets from gnome-keyring (\(how)): \(now.description) serves it now\(rest)")
+    }
+
+    /// Starts a second Sesame with `--replace`: a provider that lets go of
+    /// the name hands it over. Whether it did.
+    private func replace(_ owner: SecretServiceProvider, steps: SetupSteps, address: String) async throws -> Bool {
         let pid = try await ProcessStart.detached(AgentFiles.executable, ["secret-service", "--replace"] + (steps.busAddress.map { ["--bus-address", $0] } ?? []),
                                                   standardError: nil)
         for _ in 0..<50 {
@@ -202,15 +249,60 @@ extension SecretServiceSetup {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid { break }
             if let now = try await SecretServiceProvider.current(address: address), now.pid == pid {
-                steps.say("took org.freedesktop.secrets from \(owner!.description): Sesame (pid \(pid)) serves it now")
-                return
+                steps.say("took org.freedesktop.secrets from \(owner.description): Sesame (pid \(pid)) serves it now")
+                return true
             }
         }
         kill(pid, SIGTERM)
-        steps.say("""
-            \(owner!.description) holds org.freedesktop.secrets and does not let go: the next login completes it \
-            (or stop it now with `kill \(owner!.pid)`; the next client starts Sesame)
-            """)
+        return false
+    }
+
+    /// `--undo`'s last steps: the bus reads the restored files, Sesame lets
+    /// go of the name, the bus starts the provider the files name, and that
+    /// provider gets back what was made or changed while Sesame served.
+    private func giveBack(_ steps: SetupSteps) async throws {
+        let environment = steps.environment
+        let address = steps.busAddress ?? environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+        guard !address.isEmpty else {
+            steps.say("no session bus (DBUS_SESSION_BUS_ADDRESS is unset): the next login's bus starts the provider again; "
+                      + "run `sesame setup secret-service --undo` in that session to give it the items made while Sesame served")
+            return
+        }
+        do throws(CommandFailure) { try await SessionBusDaemon.reload(address: address) } catch { steps.say(error.message) }
+        if let owner = try await SecretServiceProvider.current(address: address), owner.isSesame {
+            steps.say(try await owner.stop(address: address, environment: environment, restartingUnit: false))
+        }
+        if HostTool.hasUserManager(environment: environment), steps.directories.installedUnit(.gnomeKeyring) != nil {
+            // Its unit ran without the secrets component: a restart gives it back.
+            _ = try? await HostTool.run("systemctl", ["--user", "try-restart", UserUnit.gnomeKeyring.name], environment: environment)
+        }
+        do throws(CommandFailure) { try await SecretServiceProvider.activate(address: address) } catch { steps.say(error.message) }
+        guard let provider = try await SecretServiceProvider.current(address: address), !provider.isSesame else {
+            steps.say("no other provider answers for org.freedesktop.secrets: the items stay in the vault only (`sesame ls`)")
+            return
+        }
+        steps.say("\(provider.description) serves org.freedesktop.secrets again")
+        guard steps.giveBack else {
+            steps.say("items made or changed while Sesame served stay in the vault only (--no-give-back)")
+            return
+        }
+        let machine = try steps.options.machine()
+        let vault = try await steps.options.open(machine)
+        let report: SecretServiceGiveBackReport
+        do {
+            report = try await SecretServiceGiveBack(vault: vault, context: steps.options.context(machine))
+                .run(address: address, interactive: !steps.options.noInteraction)
+        } catch {
+            throw CommandFailure(status: .notAvailable, message: "\(provider.description) could not be given the items: \("\(error)".escapingControlCharacters())")
+        }
+        let name = provider.executable.map { ($0 as NSString).lastPathComponent } ?? "the provider"
+        steps.say("gave back \(report.givenBack.count) item\(report.givenBack.count == 1 ? "" : "s") made or changed while Sesame served "
+                  + "(\(report.unchanged) \(name) already held as they are)")
+        for item in report.givenBack { steps.say("  gave back \"\(item.label)\" (\(item.collection))") }
+        for item in report.notGivenBack { steps.say("  not given back: \"\(item.label)\" (\(item.collection)): \(item.reason ?? "")") }
+        if !report.notGivenBack.isEmpty {
+            steps.say("the items not given back stay in the vault: `sesame get` reads them")
+        }
     }
 
     /// Which backend the desktop portal calls for sandboxed apps' secrets, and
@@ -257,7 +349,14 @@ extension SecretServiceSetup {
         let now = owner.map { "\($0.description) serves org.freedesktop.secrets" } ?? "nobody serves org.freedesktop.secrets now"
         let next = activation.map { "the bus would start \($0.program) (\($0.path))" } ?? "no activation file names it"
         let startsSesame = activation.map { AgentFiles.isSesame($0.program) && FileManager.default.isExecutableFile(atPath: $0.program) } ?? false
-        let detail = "\(now); \(next)"
+        var detail = "\(now); \(next)"
+        if startsSesame, doctor.isSetUp(self), let stale = await unreadActivation(doctor, address: address) {
+            // The file wins on paper only: this bus never read it (SessionBusDaemon).
+            facts["busPid"] = String(stale.process.pid)
+            detail = "\(now); \(activation!.path) starts Sesame, but the session bus (pid \(stale.process.pid)) started before setup wrote it "
+                + "and has not read it: it would start the system's provider"
+            return DoctorCheck(name, .failed, detail, fix: "sesame setup secret-service (it tells the bus to read the file), or log out and in", facts: facts)
+        }
         if startsSesame && (owner == nil || owner!.isSesame) {
             return DoctorCheck(name, doctor.isSetUp(self) ? .ok : .notSetUp, detail, facts: facts)
         }
@@ -266,7 +365,16 @@ extension SecretServiceSetup {
             return DoctorCheck(name, .failed, detail, fix: "sesame setup secret-service", facts: facts)
         }
         return DoctorCheck(name, .failed, detail,
-                           fix: "log out and in, or `kill \(owner!.pid)`: the next client then starts Sesame", facts: facts)
+                           fix: "sesame setup secret-service (it stops gnome-keyring and checks that Sesame answers), or log out and in", facts: facts)
+    }
+
+    /// The running bus when it started before setup wrote the activation
+    /// file and was not told to read it since; `nil` when it has read it,
+    /// or when that cannot be told (no record of it, another namespace).
+    private func unreadActivation(_ doctor: Doctor, address: String) async -> SessionBusDaemon? {
+        guard let record = try? SetupRecord.load(doctor.directories.setupRecord(self)), let written = record.activationWritten,
+              let bus = await SessionBusDaemon.current(address: address) else { return nil }
+        return bus != record.reloadedBus && bus.started(before: written) ? bus : nil
     }
 }
 #endif

@@ -15,7 +15,8 @@ struct SetupCommand: AsyncParsableCommand {
             No role: \(SetupRoles.list(SetupRoles.takeover.map(\.name))) (with --undo, every role). \
             Each step is printed; running it twice changes nothing more. \
             --undo puts back what each role replaced (recorded in $XDG_STATE_HOME/sesame/setup/); items copied \
-            into the vault stay there. `sesame doctor` checks the result.
+            into the vault stay there, and the Secret Service's items made or changed while Sesame served are copied back \
+            to the provider it restores (not with --no-give-back). `sesame doctor` checks the result.
             """
     )
 
@@ -40,10 +41,18 @@ struct SetupCommand: AsyncParsableCommand {
     @Flag(help: "Put back what `sesame setup` replaced for these roles.")
     var undo = false
 
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "With --undo: copy the Secret Service items made or changed while Sesame served back to the provider it restores."))
+    var giveBack = true
+
     @Option(help: ArgumentHelp("The session bus address; $DBUS_SESSION_BUS_ADDRESS by default.", valueName: "address"))
     var busAddress: String?
 
     @OptionGroup var options: VaultOptions
+
+    func validate() throws {
+        if !giveBack && !undo { throw ValidationError("--no-give-back goes with --undo") }
+    }
 
     func run() async throws {
         try await reporting(json: false) {
@@ -56,7 +65,8 @@ struct SetupCommand: AsyncParsableCommand {
             let directories = UserDirectories(environment: environment)
             for role in chosen {
                 let recordPath = directories.setupRecord(role)
-                let steps = SetupSteps(role: role, directories: directories, environment: environment, options: options, busAddress: busAddress)
+                var steps = SetupSteps(role: role, directories: directories, environment: environment, options: options, busAddress: busAddress)
+                steps.giveBack = giveBack
                 if undo {
                     guard let record = try SetupRecord.load(recordPath) else {
                         steps.say("not set up by sesame; nothing to undo")

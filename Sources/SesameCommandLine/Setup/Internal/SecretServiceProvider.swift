@@ -13,6 +13,10 @@ struct SecretServiceProvider: Sendable, Encodable {
     /// Whether it is a Sesame binary (this one, or another `sesame`).
     var isSesame: Bool { AgentFiles.isSesame(executable) }
 
+    /// Whether it is gnome-keyring's daemon, which never lets go of the name
+    /// when asked (`--replace`): it has to be stopped.
+    var isGnomeKeyring: Bool { executable.map { ($0 as NSString).lastPathComponent == "gnome-keyring-daemon" } ?? false }
+
     /// A name for messages: `gnome-keyring-daemon (pid 1234)`.
     var description: String {
         "\(executable.map { ($0 as NSString).lastPathComponent } ?? "a program of another user or namespace") (pid \(pid))"
@@ -41,8 +45,38 @@ struct SecretServiceProvider: Sendable, Encodable {
         return SecretServiceProvider(pid: Int32(bitPattern: pid), executable: ProcessExecutable.path(of: Int32(bitPattern: pid)))
     }
 
+    /// Stops this provider and waits, up to 5 s, until the name is free.
+    ///
+    /// A provider that a systemd user unit runs is stopped through the unit,
+    /// or restarted when `restartingUnit` (gnome-keyring's unit then starts
+    /// with the components its drop-in leaves it); any other is sent
+    /// SIGTERM. It must be this user's process: the bus said it holds the name.
+    /// - Returns: How it was stopped, for setup's line.
+    /// - Throws: ``CommandFailure`` when it could not be stopped or still holds the name.
+    func stop(address: String, environment: [String: String], restartingUnit: Bool) async throws -> String {
+        let how: String
+        if let unit = ProcessInstance.unit(ofProcess: pid), HostTool.hasUserManager(environment: environment) {
+            let verb = restartingUnit ? "restart" : "stop"
+            let result = try await HostTool.run("systemctl", ["--user", verb, unit], environment: environment)
+            guard result.status == 0 else {
+                throw CommandFailure(status: .failure, message: "systemctl --user \(verb) \(unit) failed (exit \(result.status)): \(result.output)")
+            }
+            how = "\(restartingUnit ? "restarted" : "stopped") its unit \(unit)"
+        } else {
+            guard kill(pid, SIGTERM) == 0 else {
+                throw CommandFailure(status: .failure, message: "cannot stop \(description): \(String(cString: strerror(errno)))")
+            }
+            how = "stopped \(description)"
+        }
+        for _ in 0..<50 {
+            if try await Self.current(address: address)?.pid != pid { return how }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CommandFailure(status: .failure, message: "\(description) still holds org.freedesktop.secrets 5 s after it was told to stop")
+    }
+
     /// Asks the bus to start whichever provider its activation files name.
-    static func activate(address: String) async throws {
+    static func activate(address: String) async throws(CommandFailure) {
         do {
             _ = try await DBusClient.withConnection(address: address) { client throws(DBusError) in
                 try client.call("org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",

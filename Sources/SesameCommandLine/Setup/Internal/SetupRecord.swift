@@ -23,6 +23,14 @@ struct SetupRecord: Codable, Sendable {
     }
 
     var undo: [Undo] = []
+    #if os(Linux)
+    /// The session bus setup last told to read the Secret Service's
+    /// activation file, and when: `doctor` tells from them whether the bus
+    /// running now has read it (``SessionBusDaemon``). Records from before
+    /// lack them.
+    var reloadedBus: SessionBusDaemon?
+    var activationWritten: BootInstant?
+    #endif
 
     /// Whether a step for the same thing is recorded already.
     func covers(_ step: Undo) -> Bool {

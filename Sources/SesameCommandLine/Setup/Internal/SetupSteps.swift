@@ -15,6 +15,9 @@ struct SetupSteps: Sendable {
     let options: VaultOptions
     /// `--bus-address`: the session bus, when not `$DBUS_SESSION_BUS_ADDRESS`.
     let busAddress: String?
+    /// `--undo`'s `--no-give-back`: whether the items made or changed while
+    /// Sesame served are copied back to the provider it restores.
+    var giveBack = true
 
     /// Prints one step of the role. Its names come from outside (a
     /// provider's program, git's helpers, paths from the environment): every
