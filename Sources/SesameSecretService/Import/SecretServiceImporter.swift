@@ -79,9 +79,12 @@ package actor SecretServiceImporter {
                     """))
                 return
             }
-            // replacing: a second import takes the place of the first copy instead of adding another.
+            // replacing: a second import takes the place of the first copy instead of adding another. The vault
+            // replaces by exact attributes: the copy keeps its own form of them (xdg:schema or not), which
+            // gnome-keyring reports one way before a restart and the other after (setup, undo, setup again).
+            let equal = existing.first { SecretServiceImportAction.withoutGenericSchema($0.attributes) == SecretServiceImportAction.withoutGenericSchema(item.attributes) }
             _ = try await vault.collections.createItem(
-                in: target, label: item.label, attributes: item.attributes, contentType: item.contentType, value: item.secret,
+                in: target, label: item.label, attributes: action == .replace ? equal?.attributes ?? item.attributes : item.attributes, contentType: item.contentType, value: item.secret,
                 replacing: true, context: context, dates: (Double(item.created), Double(item.modified)))
             report.copied += 1
             if action == .replace { report.replaced += 1 }
