@@ -4,7 +4,8 @@
 # standard ones (so gnome-keyring's activation file is there, as on a
 # desktop). Each bus stands for one login. Checks, in order:
 #   1. gnome-keyring holds items; `sesame init`, then `sesame setup
-#      secret-service` copies them;
+#      secret-service` copies them and takes over at once, on a bus that
+#      started before ~/.local/share/dbus-1/services existed (a new user's);
 #   2. on the next bus `secret-tool lookup` activates /usr/bin/sesame, not
 #      gnome-keyring, and reads the copied items;
 #   3. git credential approve/fill through `sesame setup git`;
@@ -13,8 +14,9 @@
 #      and doctor name the group an administrator adds the user to;
 #   5. `sesame doctor --json` says all that, and reports a broken helper
 #      (not on PATH) and a killed agent with their fixes;
-#   6. after `sesame setup secret-service --undo` the next bus activates
-#      gnome-keyring again.
+#   6. `sesame setup secret-service --undo` gives gnome-keyring (unlocked at
+#      login, as PAM does) the item made while Sesame served, and the next
+#      bus activates gnome-keyring again.
 set -euo pipefail
 cd "$HOME"
 fail() { echo "check-package-user.sh: $*" >&2; exit 1; }
@@ -81,8 +83,12 @@ printf %s 'wifi-secret' | secret-tool store --label='Wi-Fi' service wifi ssid ho
 
 printf %s 'correct horse battery' > "$HOME/.passcode" && chmod 600 "$HOME/.passcode"
 $sesame init --passcode-fd 3 --no-interaction 3<"$HOME/.passcode" 2>"$HOME/init.log" || fail "sesame init: $(cat "$HOME/init.log")"
+[ ! -e "$HOME/.local/share/dbus-1/services" ] || fail "the user's service folder exists before setup: this is not a new user's login"
 $sesame setup secret-service --no-interaction | tee "$HOME/setup.log"
-grep -q 'next login' "$HOME/setup.log" || fail "setup did not say that the next login completes it"
+grep -q 'took org.freedesktop.secrets from gnome-keyring' "$HOME/setup.log" || fail "setup did not take the name from gnome-keyring"
+# This login, at once: the bus that started before the folder existed starts Sesame.
+[ "$(owner)" = /usr/bin/sesame ] || fail "after setup the bus has $(owner), not /usr/bin/sesame"
+[ "$(secret-tool lookup service mail user ana)" = mail-secret ] || fail "secret-tool lookup through Sesame on the login setup ran in"
 $sesame setup secret-service --no-interaction >"$HOME/setup2.log"   # twice: nothing more changes
 [ "$($sesame ls --no-interaction | grep -c 'secret-service/')" = 2 ] || fail "the vault does not hold the 2 copied items: $($sesame ls --no-interaction)"
 [ -f "$HOME/.local/share/dbus-1/services/org.freedesktop.secrets.service" ] || fail "no user activation file"
@@ -135,9 +141,21 @@ kill "$SSH_AGENT_PID"; while kill -0 "$SSH_AGENT_PID" 2>/dev/null; do sleep 0.1;
 killed=$(status_of ssh-agent)
 case "$killed" in "failed | "*print-env*) ;; *) fail "doctor with the agent killed: $killed" ;; esac
 
-step "6. setup secret-service --undo: the next login's bus activates gnome-keyring again"
-$sesame setup secret-service --undo
+step "6. setup secret-service --undo gives gnome-keyring the item made while Sesame served; the next login's bus activates gnome-keyring"
+new_bus
+printf %s 'chat-token' | secret-tool store --label='Chat' service chat
+[ "$(owner)" = /usr/bin/sesame ] || fail "the item was not made while Sesame served: $(owner)"
+# The login daemon PAM starts with the login password; the bus's gnome-keyring joins it.
+printf 'login-password' | gnome-keyring-daemon --daemonize --login >/dev/null
+# The item is secret-tool's (an app): the owner allows sesame to read it, in the dialog pinentry shows.
+printf '#!/bin/sh\necho OK\nwhile read -r line; do case "$line" in BYE*) echo OK; exit 0;; *) echo OK;; esac; done\n' >"$HOME/pinentry-allow"
+chmod 700 "$HOME/pinentry-allow"
+PINENTRY=$HOME/pinentry-allow DISPLAY=:99 $sesame setup secret-service --undo | tee "$HOME/undo.log"
 [ ! -e "$HOME/.local/share/dbus-1/services/org.freedesktop.secrets.service" ] || fail "--undo left the activation file"
+grep -q 'gave back "Chat"' "$HOME/undo.log" || fail "--undo did not give back the item made while Sesame served"
+[ "$(owner)" = /usr/bin/gnome-keyring-daemon ] || fail "after --undo the bus has $(owner), not gnome-keyring"
+[ "$(secret-tool lookup service chat)" = chat-token ] || fail "gnome-keyring does not hold the item given back"
+[ "$(secret-tool lookup service mail user ana)" = mail-secret ] || fail "gnome-keyring lost an item it had"
 stop_owner
 new_bus
 secret-tool lookup service none user none >/dev/null 2>&1 || true

@@ -1,5 +1,5 @@
 /// What `sesame setup secret-service --undo` gave back to the provider it
-/// restored (``SecretServiceGiveBack``), item by item.
+/// restored (the package's `SecretServiceGiveBack`), item by item.
 public struct SecretServiceGiveBackReport: Encodable, Sendable, Hashable {
     /// An item, by its collection and label (outside text: escape both to show them).
     public struct Item: Encodable, Sendable, Hashable {
