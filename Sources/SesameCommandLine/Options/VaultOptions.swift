@@ -107,8 +107,10 @@ struct VaultOptions: ParsableArguments {
     /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
     /// starts from, in one call: the machine with a daemon's prompts
     /// (`Machine.servingOthers(interactive:)`), the vault opened, and
-    /// each request's context (``daemonContext(_:)``).
+    /// each request's context (``daemonContext(_:)``); it exits once its
+    /// binary is removed (``ExecutableRemoval``).
     func daemon() async throws -> (machine: Machine, vault: Vault, context: @Sendable () -> AuthenticationContext) {
+        ExecutableRemoval.watch()
         let machine = try machine().servingOthers(interactive: !noInteraction)
         return (machine, try await open(machine), daemonContext(machine))
     }
