@@ -51,6 +51,11 @@ struct GitSetup: SetupRole {
             steps.say("credential.helper is \(wanted) already")
             return
         }
+        // A ~/.gitconfig that git makes for the helper goes again at --undo once it holds nothing else.
+        if let home = environment["HOME"], home.hasPrefix("/"), !FileManager.default.fileExists(atPath: home + "/.gitconfig"),
+           !record.covers(.restoreGitHelpers([])) {
+            record.add(.removeIfLeftEmpty(path: home + "/.gitconfig"))
+        }
         record.add(.restoreGitHelpers(current))
         try await Self.setHelpers([wanted], environment: environment)
         steps.say("credential.helper = \(wanted) (in ~/.gitconfig; was \(current.isEmpty ? "unset" : current.joined(separator: ", ")))")

@@ -45,6 +45,17 @@ struct SSHAgentSetup: SetupRole {
         }
     }
 
+    /// Setup never edits a shell's rc file: where it printed the line, undo
+    /// says to take it out, and how to stop the agent running now.
+    func undo(_ steps: SetupSteps, record: SetupRecord) async throws {
+        try await steps.replay(record)
+        let usedUnit = record.undo.contains { if case .systemctl = $0 { true } else { false } }
+        steps.say(usedUnit ? "undone" : """
+            undone; if you added `\(Self.shellLine)` to ~/.bashrc or another rc file, remove that line \
+            (setup never edits them); `eval "$(sesame ssh-agent --kill)"` stops the agent running now
+            """)
+    }
+
     /// Whether SSH_AUTH_SOCK is Sesame's agent, or the socket unit that starts it.
     func checks(_ doctor: Doctor) async -> [DoctorCheck] {
         [check(doctor)]

@@ -74,6 +74,9 @@ struct SetupCommand: AsyncParsableCommand {
                     }
                     try await role.undo(steps, record: record)
                     unlink(recordPath)
+                    // The records' folders are Sesame's own: gone with the last record.
+                    let folder = (recordPath as NSString).deletingLastPathComponent
+                    if rmdir(folder) == 0 { rmdir((folder as NSString).deletingLastPathComponent) }
                     continue
                 }
                 var record = try SetupRecord.load(recordPath) ?? SetupRecord()

@@ -59,14 +59,17 @@ struct SetupCommandTests {
         #expect(fill.stdout.contains("password=git-secret\n"), "\(fill.stdout) \(fill.stderr)")
     }
 
-    @Test("SPEC G: without a systemd user manager, setup ssh-agent prints the one line for the shell's rc file and records the role")
+    @Test("SPEC G: without a systemd user manager, setup ssh-agent prints the one line for the shell's rc file and records the role; undo says to remove the line")
     func agentLine() async throws {
         defer { place.remove() }
         let result = try await place.sesame(["setup", "ssh-agent"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#"    eval "$(sesame ssh-agent --print-env)""#), "\(result.stdout)")
         #expect(place.exists(".local/state/sesame/setup/ssh-agent.json"))
-        #expect(try await place.sesame(["setup", "ssh-agent", "--undo"]).status == 0)
+        let undone = try await place.sesame(["setup", "ssh-agent", "--undo"])
+        #expect(undone.status == 0)
+        // Setup never edits rc files: undo names the line to take out, and how to stop the agent now.
+        #expect(undone.stdout.contains(#"eval "$(sesame ssh-agent --print-env)"` to ~/.bashrc"#) && undone.stdout.contains("--kill"), "\(undone.stdout)")
         #expect(!place.exists(".local/state/sesame/setup/ssh-agent.json"))
     }
 

@@ -52,7 +52,7 @@ struct SetupRolesTests {
         }
     }
 
-    @Test("SPEC G: for every role, setup then --undo in a fresh HOME leaves its files and git's helpers as they were, and no record",
+    @Test("SPEC G: for every role, setup then --undo in a fresh HOME leaves its files, its folders and git's helpers as they were, and no record",
           arguments: SetupRolesTests.names)
     func undoTakesAwayWhatSetupMade(name: String) async throws {
         let place = try VaultHome()
@@ -78,7 +78,9 @@ struct SetupRolesTests {
     }
 
     /// Every file under `home` but the vault's and git's (git rewrites its
-    /// own; the helpers are compared through git), with its bytes.
+    /// own; the helpers are compared through git), with its bytes, and
+    /// every folder (as `path/`, no bytes) but the XDG state base that
+    /// other programs share.
     static func files(in home: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let enumerator = FileManager.default.enumerator(atPath: home)
@@ -86,10 +88,26 @@ struct SetupRolesTests {
             guard !path.hasPrefix("vaults/"), path != ".gitconfig" else { continue }
             let full = home + "/" + path
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder) else { continue }
+            if isFolder.boolValue {
+                if ![".local", ".local/state"].contains(path) { files[path + "/"] = Data() }
+                continue
+            }
             files[path] = try Data(contentsOf: URL(fileURLWithPath: full))
         }
         return files
+    }
+
+    @Test("SPEC G: setup git then --undo in a HOME without ~/.gitconfig leaves none (git's bare [credential] header included)")
+    func undoRemovesTheGitConfigItMade() async throws {
+        let place = try VaultHome()
+        defer { place.remove() }
+        try await place.createVault()
+        #expect(try await place.sesame(["setup", "git"]).status == 0)
+        #expect(place.exists(".gitconfig"))
+        let undo = try await place.sesame(["setup", "git", "--undo"])
+        #expect(undo.status == 0, "\(undo.stdout) \(undo.stderr)")
+        #expect(!place.exists(".gitconfig"), "\(undo.stdout) \((try? String(contentsOfFile: place.file(".gitconfig"), encoding: .utf8)) ?? "")")
     }
 }
 #endif

@@ -20,6 +20,10 @@ struct SetupRecord: Codable, Sendable {
         case restoreGitHelpers([String])
         /// Run `systemctl --user` with these arguments.
         case systemctl([String])
+        /// Remove what setup made here once nothing is left in it: a folder
+        /// it created for its files, or `~/.gitconfig` it created, when it
+        /// holds no more than empty section headers.
+        case removeIfLeftEmpty(path: String)
     }
 
     var undo: [Undo] = []
@@ -39,6 +43,7 @@ struct SetupRecord: Codable, Sendable {
             case (.restoreFile(let a, _, _, _), .restoreFile(let b, _, _, _)): a == b
             case (.restoreGitHelpers, .restoreGitHelpers): true
             case (.systemctl(let a), .systemctl(let b)): a == b
+            case (.removeIfLeftEmpty(let a), .removeIfLeftEmpty(let b)): a == b
             default: false
             }
         }

@@ -35,9 +35,41 @@ struct SetupSteps: Sendable {
     func write(_ text: String, to path: String, record: inout SetupRecord) throws -> Bool {
         let previous = try SetupFile.read(path)
         if previous?.text == text { return false }
+        // The folders made for it go with it at --undo (deepest first: the record is replayed backwards).
+        for folder in Self.missingFolders(above: path) { record.add(.removeIfLeftEmpty(path: folder)) }
         record.wrote(text, to: path, replacing: previous)
         try SetupFile.replace(path, with: text, mode: previous.map { $0.mode & SetupFile.newMode } ?? SetupFile.newMode)
         return true
+    }
+
+    /// The folders above `path` that do not exist yet, outermost first.
+    static func missingFolders(above path: String) -> [String] {
+        var missing: [String] = []
+        var folder = (path as NSString).deletingLastPathComponent
+        while folder.count > 1, !FileManager.default.fileExists(atPath: folder) {
+            missing.insert(folder, at: 0)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return missing
+    }
+
+    /// Removes `path` if setup's leftovers are all that is in it
+    /// (``SetupRecord/Undo/removeIfLeftEmpty(path:)``); what it did, or `nil`.
+    static func removeIfLeftEmpty(_ path: String) -> String? {
+        let shown = path.escapingControlCharacters()
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            return rmdir(path) == 0 ? "removed the empty folder \(shown), which setup made" : nil
+        }
+        // git leaves a bare "[credential]" behind when the last helper goes.
+        guard let contents = try? SetupFile.read(path),
+              contents.text.split(separator: "\n").allSatisfy({ line in
+                  let trimmed = line.trimmingCharacters(in: .whitespaces)
+                  return trimmed.isEmpty || (trimmed.hasPrefix("[") && trimmed.hasSuffix("]"))
+              }),
+              unlink(path) == 0 else { return nil }
+        return "removed \(shown), which setup made and which holds nothing now"
     }
 
     /// Runs `systemctl --user ARGUMENTS`, failing with its message.
@@ -101,6 +133,8 @@ struct SetupSteps: Sendable {
             case .restoreGitHelpers(let helpers):
                 try await GitSetup.setHelpers(helpers, environment: environment)
                 say("credential.helper is \(helpers.isEmpty ? "unset" : helpers.joined(separator: ", ")) again")
+            case .removeIfLeftEmpty(let path):
+                if let done = Self.removeIfLeftEmpty(path) { say(done) }
             case .systemctl(let arguments):
                 if HostTool.hasUserManager(environment: environment) {
                     _ = try? await HostTool.run("systemctl", ["--user"] + arguments, environment: environment)
