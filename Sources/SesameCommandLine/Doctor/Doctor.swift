@@ -27,14 +27,23 @@ struct Doctor: Sendable {
     func checks() async -> [DoctorCheck] {
         var checks = await machineChecks()
         for role in SetupRoles.all where role.isTakenOverByDefault {
-            checks += await role.checks(self)
+            checks += await roleChecks(role)
         }
         checks.append(await units())
         checks.append(prompts())
         for role in SetupRoles.all where !role.isTakenOverByDefault {
-            checks += await role.checks(self)
+            checks += await roleChecks(role)
         }
         return checks
+    }
+
+    /// A role's checks; a row of a role not set up names the command that sets it up.
+    private func roleChecks(_ role: any SetupRole) async -> [DoctorCheck] {
+        await role.checks(self).map { check in
+            var check = check
+            if check.status == .notSetUp && check.fix == nil { check.fix = "sesame setup \(role.name)" }
+            return check
+        }
     }
 
     /// Whether `sesame setup` recorded `role`, which holds it to working.

@@ -28,7 +28,7 @@ struct SetupRolesTests {
         #expect(Self.names.allSatisfy { unknown.stderr.contains($0) }, "\(unknown.stderr)")
     }
 
-    @Test("SPEC G: every role has a doctor check that `doctor --json` prints; one never set up never fails the run, one recorded is never `notSetUp`")
+    @Test("SPEC G: every role has a doctor check that `doctor --json` prints; one never set up never fails the run and names its fix, one recorded is never `notSetUp`")
     func everyRoleIsChecked() async throws {
         let place = try VaultHome()
         defer { place.remove() }
@@ -42,6 +42,10 @@ struct SetupRolesTests {
             #expect(!checks.isEmpty, "\(role.name) has no doctor check")
             for check in checks {
                 #expect(report.checks.contains { $0.check == check.check }, "doctor --json lacks \(check.check): \(printed.stdout)")
+                // A row of a role not set up names what sets it up.
+                if let row = report.checks.first(where: { $0.check == check.check }), row.status == "notSetUp" {
+                    #expect(row.fix != nil, "doctor's \(row.check) row is not set up and names no fix: \(printed.stdout)")
+                }
                 #expect(check.status != .failed, "\(role.name) fails the run without being set up: \(check.text)")
             }
             let recorded = Doctor(environment: place.environment, directories: directories, setUp: [role.name], vaultPath: place.vault,
