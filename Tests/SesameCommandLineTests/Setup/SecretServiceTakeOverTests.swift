@@ -47,20 +47,6 @@ struct SecretServiceTakeOverTests {
         }
     }
 
-    /// A pinentry that allows once every app-access question (the owner's
-    /// word for giving another app's item back) and logs what it was told.
-    static let pinentry = #"""
-        #!/bin/sh
-        echo "OK Pleased to meet you"
-        while read -r line; do
-          echo "$line" >> "$PINENTRY_LOG"
-          case "$line" in
-            BYE*) echo OK; exit 0 ;;
-            *) echo OK ;;
-          esac
-        done
-        """#
-
     static func login(systemExec: String? = nil) async throws -> Login {
         try #require(PrivateSessionBus.missingComponents.isEmpty, "needs dbus-daemon")
         try #require(FileManager.default.isExecutableFile(atPath: GnomeKeyring.daemon), "needs gnome-keyring")
@@ -79,7 +65,10 @@ struct SecretServiceTakeOverTests {
             """
         try "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=\(exec)\n"
             .write(toFile: system + "/org.freedesktop.secrets.service", atomically: true, encoding: .utf8)
-        #expect(FileManager.default.createFile(atPath: place.file("pinentry"), contents: Data(pinentry.utf8), attributes: [.posixPermissions: 0o700]))
+        // The owner's word for giving another app's item back: AppBindingTests' scripted dialog, answering "allow once".
+        #expect(FileManager.default.createFile(atPath: place.file("pinentry"), contents: Data(AppBindingTests.pinentry.utf8),
+                                               attributes: [.posixPermissions: 0o700]))
+        try "once".write(toFile: place.file("answer"), atomically: true, encoding: .utf8)
 
         var environment = place.environment
         environment["XDG_DATA_HOME"] = place.file(".local/share")
@@ -89,6 +78,7 @@ struct SecretServiceTakeOverTests {
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         environment["PINENTRY"] = place.file("pinentry")
         environment["PINENTRY_LOG"] = place.file("pinentry.log")
+        environment["ANSWER_FILE"] = place.file("answer")
         environment["DISPLAY"] = ":99"
         return Login(place: place, bus: bus, environment: environment)
     }
