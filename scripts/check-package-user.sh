@@ -146,7 +146,7 @@ new_bus
 printf %s 'chat-token' | secret-tool store --label='Chat' service chat
 [ "$(owner)" = /usr/bin/sesame ] || fail "the item was not made while Sesame served: $(owner)"
 # The login daemon PAM starts with the login password; the bus's gnome-keyring joins it.
-printf 'login-password' | gnome-keyring-daemon --daemonize --login >/dev/null
+printf 'login-password\n' | gnome-keyring-daemon --daemonize --login >/dev/null   # the same bytes as step 1's --unlock
 # The item is secret-tool's (an app): the owner allows sesame to read it, in the dialog pinentry shows.
 printf '#!/bin/sh\necho OK\nwhile read -r line; do case "$line" in BYE*) echo OK; exit 0;; *) echo OK;; esac; done\n' >"$HOME/pinentry-allow"
 chmod 700 "$HOME/pinentry-allow"
