@@ -71,7 +71,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             // Told apart by the item's own class, not by the reason's wording.
             let local = Set(try await vault.items.list().filter(\.accessibility.isThisDeviceOnly).map { ItemKey(service: $0.service, account: $0.account) })
-            var lines = ["Exported \(report.transferred) item\(report.transferred == 1 ? "" : "s") to \(destination ?? "standard output")."]
+            var lines = ["Exported \(report.transferred) item\(report.transferred == 1 ? "" : "s") to \((destination ?? "standard output").escapingControlCharacters())."]
             // Each skipped item by name, as import lists them: a count alone
             // leaves the owner to guess which secrets the backup lacks.
             if !report.skipped.isEmpty {
