@@ -12,7 +12,7 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         _superCommandName: SesameCommand.name,
-        abstract: "List the items in a table: service, name, label, access, accessibility, and a Secret Service item's app; never values (--json for scripts)."
+        abstract: "List the items in a table: service, name, label, access, accessibility, and a Secret Service item's attributes and app; never values (--json for scripts)."
     )
 
     @OptionGroup var options: VaultOpeningOptions
@@ -36,6 +36,20 @@ struct ListCommand: AsyncParsableCommand {
         var app: String?
         /// The apps its owner allowed; absent for other items.
         var allowedApps: [String]?
+        /// A Secret Service item's attributes, by which its client finds it
+        /// (`service`, `user`, …); absent for other items, whose NAME is
+        /// theirs while a Secret Service item's is a digest.
+        var attributes: [String: String]?
+    }
+
+    /// A Secret Service item's attributes as a person reads them: `k=v`,
+    /// sorted, without libsecret's `xdg:schema` (the same for every item of
+    /// an app), each value cut at 40 characters; `-` when none are left.
+    static func attributesCell(_ attributes: [String: String]) -> String {
+        let shown = attributes.filter { $0.key != "xdg:schema" }.sorted { $0.key < $1.key }.map { key, value in
+            "\(key)=\(value.count > 40 ? String(value.prefix(39)) + "…" : value)"
+        }
+        return shown.isEmpty ? "-" : shown.joined(separator: " ")
     }
 
     /// `rows` in columns two spaces apart, each line without trailing spaces.
@@ -48,6 +62,30 @@ struct ListCommand: AsyncParsableCommand {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
             }.joined()
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// Prints escaped `rows` for whoever reads them. On a terminal, a
+    /// person: columns under `header`, as this command prints its own table
+    /// (cells past the header's, as the key list's constraints, joined
+    /// under `extra`). Piped, a script: the tab-separated rows without a
+    /// header that `key ls` and `passkey ls` have always printed, so the
+    /// readers of that format keep working (`--json` is the stable one).
+    ///
+    /// - Parameters:
+    ///   - rows: The rows, each cell escaped (SPEC D9).
+    ///   - header: The names of the columns every row has.
+    ///   - extra: The name of the column of further cells, if rows have any.
+    static func printRows(_ rows: [[String]], header: [String], extra: String? = nil) {
+        guard SecretReader.isTerminal(1) else {
+            for row in rows { print(row.joined(separator: "\t")) }
+            return
+        }
+        guard !rows.isEmpty else { return }
+        let hasExtra = extra != nil && rows.contains { $0.count > header.count }
+        let cells = rows.map { row in
+            Array(row.prefix(header.count)) + (hasExtra ? [row.count > header.count ? row.dropFirst(header.count).joined(separator: " ") : "-"] : [])
+        }
+        print(table([header + (hasExtra ? [extra ?? ""] : [])] + cells), terminator: "")
     }
 
     /// The apps the Secret Service items record, by service and name (SPEC D13).
@@ -70,11 +108,14 @@ struct ListCommand: AsyncParsableCommand {
             let apps = try await Self.apps(in: vault, service: service)
             let entries = try await vault.items.list(service: service).map { item in
                 let recorded = apps["\(item.service)\u{0}\(item.account)"]
-                return Entry(service: item.service, name: item.account, label: item.label,
+                // A Secret Service item's label is its client's; its NAME a digest.
+                let label = item.label.flatMap { $0.isEmpty ? nil : $0 } ?? recorded.flatMap { $0.label.isEmpty ? nil : $0.label }
+                return Entry(service: item.service, name: item.account, label: label,
                              access: AccessArgument.describe(item.accessControl),
                              accessibility: AccessibilityArgument.name(item.accessibility),
                              created: item.created, modified: item.modified,
-                             app: recorded?.app?.token, allowedApps: recorded.map { $0.allowedApps.map(\.token) })
+                             app: recorded?.app?.token, allowedApps: recorded.map { $0.allowedApps.map(\.token) },
+                             attributes: recorded?.attributes)
             }
             if json {
                 print(JSONOutput.encode(entries))
@@ -84,14 +125,15 @@ struct ListCommand: AsyncParsableCommand {
             // Escaped (SPEC D9): a tab or newline in a name cannot shift the
             // columns, an escape sequence cannot reach the terminal. Scripts
             // read --json; this is for people.
-            // The APP column only where Secret Service items are listed: other items have no app.
+            // The ATTRIBUTES and APP columns only where Secret Service items
+            // are listed: other items have neither.
             let showsApps = entries.contains { $0.allowedApps != nil }
             let rows = entries.map { entry in
                 ([entry.service, entry.name, entry.label.flatMap { $0.isEmpty ? nil : $0 } ?? "-", entry.access, entry.accessibility]
-                 + (showsApps ? [entry.app ?? "-"] : []))
+                 + (showsApps ? [entry.attributes.map(Self.attributesCell) ?? "-", entry.app ?? "-"] : []))
                     .map { $0.escapingControlCharacters() }
             }
-            let header = ["SERVICE", "NAME", "LABEL", "ACCESS", "ACCESSIBILITY"] + (showsApps ? ["APP"] : [])
+            let header = ["SERVICE", "NAME", "LABEL", "ACCESS", "ACCESSIBILITY"] + (showsApps ? ["ATTRIBUTES", "APP"] : [])
             print(Self.table([header] + rows), terminator: "")
         }
     }

@@ -93,7 +93,7 @@ struct PutCommand: AsyncParsableCommand {
     /// input is the terminal (typing a secret visibly is never right).
     private func readValue() async throws -> SecretBytes {
         if SecretReader.isTerminal(0) {
-            return try await options.ask("Value of \(item.name)", kind: .applicationPassword, hint: "pipe it to standard input")
+            return try await options.ask("Value of \(item.name)", kind: .applicationPassword, secretName: "the value to store", hint: "pipe it to standard input")
         }
         return try SecretReader.read(descriptor: 0, what: "the value", stripNewline: false)
     }

@@ -38,4 +38,16 @@ public enum AuthenticationMethod: String, Sendable, Hashable, Codable {
     case appPasscode
     /// An application password protecting specific items (SPEC D6).
     case applicationPassword
+
+    /// The secret in the glossary's words, as a prompt names it ("your
+    /// login password": the device passcode is the login password on
+    /// Linux).
+    public var secretName: String {
+        switch self {
+        case .biometrics: "your fingerprint"
+        case .devicePasscode: "your login password"
+        case .appPasscode: "your app passcode"
+        case .applicationPassword: "the item's application password"
+        }
+    }
 }

@@ -62,6 +62,12 @@ public struct SecretRequest: Sendable, Hashable {
     public var prompt: String
     /// Whether the answer may be echoed (never for passcodes).
     public var echo: Bool
+    /// The secret in the glossary's words, as a dialog names it: "your
+    /// login password", "your vault passcode". The question alone may not
+    /// say (PAM asks "Password: " for the login password), and `kind` is
+    /// too coarse (the vault passcode and the recovery key are both
+    /// passcodes of the app).
+    public var secretName: String
 
     /// Creates a request.
     ///
@@ -69,9 +75,12 @@ public struct SecretRequest: Sendable, Hashable {
     ///   - kind: Which secret is asked for.
     ///   - prompt: The question.
     ///   - echo: Whether the answer may be echoed.
-    public init(kind: AuthenticationMethod, prompt: String, echo: Bool = false) {
+    ///   - secretName: The secret in the glossary's words; `nil` names the
+    ///     kind's (``AuthenticationMethod/secretName``).
+    public init(kind: AuthenticationMethod, prompt: String, echo: Bool = false, secretName: String? = nil) {
         self.kind = kind
         self.prompt = prompt
         self.echo = echo
+        self.secretName = secretName ?? kind.secretName
     }
 }

@@ -87,6 +87,8 @@ enum AgentLauncher {
         guard let descriptor = opened.descriptor else {
             throw CommandFailure(status: .failure, message: "the agent's log cannot be kept: \(opened.problem ?? log)")
         }
+        // Where this agent's lines begin: its reason to stop is among them.
+        let logStart = lseek(descriptor, 0, SEEK_END)
         let pid: pid_t
         do {
             pid = try await ProcessStart.detached(
@@ -108,6 +110,29 @@ enum AgentLauncher {
             try await Task.sleep(for: .milliseconds(100))
         }
         if isRunning() { _ = kill(pid, SIGTERM) }
-        throw CommandFailure(status: .failure, message: "the agent did not start (run `sesame ssh-agent` in the foreground to see why, or read \(log))")
+        // Its own last line says why, so the owner need not start
+        // `sesame ssh-agent` again by hand to find out.
+        guard let why = lastLine(of: log, from: max(logStart, 0)) else {
+            throw CommandFailure(status: .failure, message: "the agent did not start and said nothing in \(log)")
+        }
+        throw CommandFailure(status: .failure, message: "the agent did not start: \(why) (its log: \(log))")
+    }
+
+    /// The last non-empty line written to `path` past `offset`, escaped
+    /// (it may quote a name from outside, SPEC D9); at most its last 4 KiB
+    /// are read.
+    static func lastLine(of path: String, from offset: off_t) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let end = lseek(descriptor, 0, SEEK_END)
+        let start = max(offset, end - 4096)
+        guard end > start, lseek(descriptor, start, SEEK_SET) == start else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(end - start))
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes.prefix(count), as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).last { !$0.allSatisfy(\.isWhitespace) }
+            .map { String($0).escapingControlCharacters() }
     }
 }

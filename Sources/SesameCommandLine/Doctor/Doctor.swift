@@ -84,14 +84,14 @@ struct Doctor: Sendable {
             checks.append(DoctorCheck("fingerprint", .warning, "\(finger.device ?? "the reader") has no finger enrolled", fix: "fprintd-enroll"))
         default:
             checks.append(DoctorCheck("fingerprint", .warning, finger.reason ?? "no fingerprint reader can be used",
-                                      fix: finger.reasonCode.flatMap(UnavailableReason.Kind.init(rawValue:)) == .serviceNotRunning ? "sudo apt install fprintd" : nil))
+                                      fix: finger.reasonCode.flatMap(UnavailableReason.Kind.init(rawValue:)) == .serviceNotRunning ? Self.asRoot("apt install fprintd") : nil))
         }
         let pam = report.devicePasscode
         if pam.state == .set {
             checks.append(DoctorCheck("pam", .ok, "the login password is checked through the PAM service '\(pam.service ?? pamService)'"))
         } else {
             checks.append(DoctorCheck("pam", .warning, pam.reason ?? "no PAM service",
-                                      fix: "printf 'auth required pam_unix.so\\naccount required pam_unix.so\\n' | sudo tee /etc/pam.d/\(pamService)"))
+                                      fix: Self.asRoot("printf 'auth required pam_unix.so\\naccount required pam_unix.so\\n' > /etc/pam.d/\(pamService)")))
         }
         return checks
     }
@@ -128,6 +128,17 @@ struct Doctor: Sendable {
             return DoctorCheck("prompts", .ok, "without a terminal, passwords are asked through SSH_ASKPASS (\(askpass))")
         }
         return DoctorCheck("prompts", .warning, "no pinentry and no SSH_ASKPASS: the agent and the Secret Service cannot ask for a password without a terminal",
-                           fix: "sudo apt install pinentry-gnome3")
+                           fix: Self.asRoot("apt install pinentry-gnome3"))
+    }
+
+    /// A fix that needs root, as the owner reads it: "as root (e.g. with
+    /// sudo): apt install fprintd". Not "sudo …": not every machine has sudo,
+    /// nor is every owner in its group, and a pipe or redirect written for
+    /// a root shell would fail with `sudo` before its first command only.
+    ///
+    /// - Parameter commands: What root runs, as a root shell would.
+    /// - Returns: The fix's text.
+    static func asRoot(_ commands: String) -> String {
+        "as root (e.g. with sudo): \(commands)"
     }
 }

@@ -20,4 +20,19 @@ enum Interrupt {
         // Kept for the life of the process: a command runs one operation.
         sources.append(source)
     }
+
+    /// Runs `stop` on Ctrl-C (SIGINT) or SIGTERM instead of dying at once:
+    /// a server given `stop` closes and removes its socket, so the next
+    /// start finds no stale file (a daemon's files are its own to clean).
+    ///
+    /// - Parameter stop: Ends the command's work; it runs once per signal.
+    static func stop(_ stop: @escaping @Sendable () -> Void) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: stop)
+            source.resume()
+            sources.append(source)
+        }
+    }
 }

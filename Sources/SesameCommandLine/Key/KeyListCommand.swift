@@ -25,14 +25,14 @@ struct KeyListCommand: AsyncParsableCommand {
                 print(JSONOutput.encode(entries))
                 return
             }
-            for (entry, key) in zip(entries, keys) {
+            let rows = zip(entries, keys).map { entry, key in
                 // Columns only for a key that has them, so that existing readers of five columns keep working.
                 let destinations = key.constraints.destinations.map(KeyDestinationDocument.spelled)
                 let extra = (entry.noForwarding ? ["no-forwarding"] : []) + (entry.allowSHA1 ? ["allow-sha1"] : [])
                     + (destinations.isEmpty ? [] : ["to=" + destinations.joined(separator: ",")])
-                print(([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + extra)
-                    .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
+                return ([entry.service, entry.name, entry.algorithm, entry.access, entry.fingerprint] + extra).map { $0.escapingControlCharacters() }
             }
+            ListCommand.printRows(rows, header: ["SERVICE", "NAME", "ALGORITHM", "ACCESS", "FINGERPRINT"], extra: "CONSTRAINTS")
         }
     }
 }

@@ -64,7 +64,7 @@ struct OTPAddCommand: AsyncParsableCommand {
     /// URI stores nothing and asks for nothing.
     private func readPassword() async throws -> OneTimePassword {
         let uri = if SecretReader.isTerminal(0) {
-            try await options.ask("otpauth:// URI of \(item.name)", kind: .applicationPassword, hint: "pipe it to standard input")
+            try await options.ask("otpauth:// URI of \(item.name)", kind: .applicationPassword, secretName: "the otpauth:// URI to store", hint: "pipe it to standard input")
         } else {
             try SecretReader.read(descriptor: 0, what: "the otpauth:// URI", stripNewline: true)
         }

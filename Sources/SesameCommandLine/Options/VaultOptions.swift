@@ -121,7 +121,7 @@ struct VaultOptions: ParsableArguments {
         if let passcodeFD {
             return try SecretReader.read(descriptor: passcodeFD, what: "the passcode", stripNewline: true)
         }
-        return try await ask(prompt, kind: .appPasscode, hint: "pass it with --passcode-fd N")
+        return try await ask(prompt, kind: .appPasscode, secretName: "your vault passcode", hint: "pass it with --passcode-fd N")
     }
 
     /// An item's application password: from `--password-fd`, else asked.
@@ -140,10 +140,17 @@ struct VaultOptions: ParsableArguments {
 
     /// Asks on /dev/tty, masked, or in the owner's pinentry dialog on a
     /// desktop without a terminal; never on stdin/stdout, which carry data.
-    func ask(_ prompt: String, kind: AuthenticationMethod, hint: String) async throws(CommandFailure) -> SecretBytes {
+    ///
+    /// - Parameters:
+    ///   - prompt: The question, naming the secret ("Vault passcode").
+    ///   - kind: Which kind of secret it is.
+    ///   - secretName: The secret in the glossary's words, for a dialog's
+    ///     description ("your vault passcode"); `nil` names `kind`'s.
+    ///   - hint: How to give it without a prompt, for the error.
+    func ask(_ prompt: String, kind: AuthenticationMethod, secretName: String? = nil, hint: String) async throws(CommandFailure) -> SecretBytes {
         #if os(Linux)
         if !noInteraction, let presenter = Machine.ownerPresenter() {
-            switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
+            switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt, secretName: secretName)) {
             case .entered(let secret): return secret
             case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
             }

@@ -52,11 +52,11 @@ struct NewPasscodeOptions: ParsableArguments {
         if let descriptor {
             passcode = try SecretReader.read(descriptor: descriptor, what: "the new passcode", stripNewline: true)
         } else {
-            passcode = try await options.ask("New vault passcode", kind: .appPasscode, hint: "pass it with --new-passcode-fd N")
+            passcode = try await options.ask("New vault passcode", kind: .appPasscode, secretName: "a new vault passcode", hint: "pass it with --new-passcode-fd N")
         }
         guard !passcode.isEmpty else { throw CommandFailure(status: .usage, message: "the new passcode is empty; nothing was changed") }
         if descriptor == nil {
-            let again = try await options.ask("Repeat the new passcode", kind: .appPasscode, hint: "pass it with --new-passcode-fd N")
+            let again = try await options.ask("Repeat the new passcode", kind: .appPasscode, secretName: "the new vault passcode again", hint: "pass it with --new-passcode-fd N")
             guard again.constantTimeEquals(passcode) else {
                 throw CommandFailure(status: .usage, message: "the passcodes differ; nothing was changed")
             }

@@ -71,6 +71,6 @@ struct PasscodeResetCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(any: error)
         }
-        return try await options.ask("Recovery key", kind: .appPasscode, hint: "pass it with --recovery-key-fd N")
+        return try await options.ask("Recovery key", kind: .appPasscode, secretName: "your recovery key", hint: "pass it with --recovery-key-fd N")
     }
 }

@@ -52,22 +52,23 @@ enum PasskeyDeviceAccess {
         var fixes: [String] = []
         if !state.groupExists {
             details.append("the \(group) group that may open \(state.device) does not exist")
-            fixes.append("install the sesame package (it creates the group and its udev rule), or from source: sudo groupadd --system \(group), "
-                         + "copy contrib/udev/70-sesame-uhid.rules to /etc/udev/rules.d/ and run sudo udevadm control --reload-rules")
+            fixes.append("install the sesame package (it creates the group and its udev rule), or from source, "
+                         + Doctor.asRoot("groupadd --system \(group), copy contrib/udev/70-sesame-uhid.rules to /etc/udev/rules.d/ "
+                                         + "and run udevadm control --reload-rules"))
         }
         if !state.member {
             details.append("\(user) is not in the \(group) group (opt-in: its members' programs can create a keyboard and type into any window)")
-            fixes.append("sudo usermod -aG \(group) \(user), then log out and in again")
+            fixes.append(Doctor.asRoot("usermod -aG \(group) \(user)") + ", then log out and in again")
         } else if !state.sessionHasGroup {
             details.append("\(user) was added to \(group) after this login began")
             fixes.append("log out and in again")
         }
         if !state.deviceExists {
             details.append("\(state.device) does not exist (the uhid module is not loaded)")
-            fixes.append("sudo modprobe uhid (at every boot: echo uhid | sudo tee /etc/modules-load.d/sesame-uhid.conf)")
+            fixes.append(Doctor.asRoot("modprobe uhid (at every boot: echo uhid > /etc/modules-load.d/sesame-uhid.conf)"))
         } else if state.groupExists && state.member && state.sessionHasGroup {
             details.append("\(state.device) is not open to the \(group) group (its udev rule has not been applied)")
-            fixes.append("sudo udevadm control --reload-rules && sudo udevadm trigger --action=add --sysname-match=uhid, or reboot")
+            fixes.append(Doctor.asRoot("udevadm control --reload-rules && udevadm trigger --action=add --sysname-match=uhid") + ", or reboot")
         }
         return (details.joined(separator: "; "), fixes.joined(separator: "; then "))
     }

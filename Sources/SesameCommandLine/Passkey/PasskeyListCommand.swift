@@ -27,12 +27,13 @@ struct PasskeyListCommand: AsyncParsableCommand {
                 print(JSONOutput.encode(documents))
                 return
             }
-            for entry in documents {
+            let rows = documents.map { entry in
                 // Names come from websites: shown with control characters escaped.
-                print([entry.shortID, entry.relyingParty, entry.userName ?? "-", entry.algorithm,
-                       entry.discoverable ? "discoverable" : "server-side", "signatures=\(entry.signatureCount)"]
-                    .map { $0.escapingControlCharacters() }.joined(separator: "\t"))
+                [entry.shortID, entry.relyingParty, entry.userName ?? "-", entry.algorithm,
+                 entry.discoverable ? "discoverable" : "server-side", "signatures=\(entry.signatureCount)"]
+                    .map { $0.escapingControlCharacters() }
             }
+            ListCommand.printRows(rows, header: ["ID", "RELYING PARTY", "USER", "ALGORITHM", "KIND", "SIGNATURES"])
         }
     }
 }

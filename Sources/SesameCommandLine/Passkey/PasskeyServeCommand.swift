@@ -46,6 +46,9 @@ struct PasskeyServeCommand: AsyncParsableCommand {
                 if let hidSocket {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))
                     StandardError.write("sesame passkey: serving CTAPHID reports on \(server.path)\n")
+                    // Ctrl-C or SIGTERM: the socket goes with the server (a
+                    // stale one left by a crash is replaced at the next start).
+                    Interrupt.stop { server.close() }
                     try await server.serve { connection in
                         await CTAPHIDServer.serve(
                             authenticator, reports: connection.reports, endsWhenIdle: true, client: connection.client, send: connection.send)

@@ -72,7 +72,7 @@ struct GitSetup: SetupRole {
     private func check(_ doctor: Doctor) async -> DoctorCheck {
         let environment = doctor.environment
         guard HostTool.find("git", environment: environment) != nil else {
-            return DoctorCheck(name, doctor.broken(self), "git is not installed", fix: doctor.isSetUp(self) ? "sudo apt install git" : nil)
+            return DoctorCheck(name, doctor.broken(self), "git is not installed", fix: doctor.isSetUp(self) ? Doctor.asRoot("apt install git") : nil)
         }
         let helpers = (try? await Self.helpers(environment: environment)) ?? []
         guard let ours = helpers.first(where: { $0 == "sesame" || $0.contains("git-credential-sesame") || $0.contains("git-credential") && $0.contains("sesame") }) else {

@@ -71,18 +71,22 @@ struct ExportCommand: AsyncParsableCommand {
             }
             // Told apart by the item's own class, not by the reason's wording.
             let local = Set(try await vault.items.list().filter(\.accessibility.isThisDeviceOnly).map { ItemKey(service: $0.service, account: $0.account) })
-            let skippedLocal = report.skipped.filter { local.contains(ItemKey(service: $0.service, account: $0.account)) }.count
-            var lines = ["Exported \(report.transferred) item\(report.transferred == 1 ? "" : "s") to \(destination ?? "standard output")."]
-            if skippedLocal > 0 {
-                lines.append("Skipped \(skippedLocal) ThisDeviceOnly item\(skippedLocal == 1 ? "" : "s"): they never leave this device.")
-            }
-            for item in report.skipped where !local.contains(ItemKey(service: item.service, account: item.account)) {
-                lines.append("Skipped \(item.service)/\(item.account): \(item.reason)")
+            var lines = ["Exported \(report.transferred) item\(report.transferred == 1 ? "" : "s") to \((destination ?? "standard output").escapingControlCharacters())."]
+            // Each skipped item by name, as import lists them: a count alone
+            // leaves the owner to guess which secrets the backup lacks.
+            if !report.skipped.isEmpty {
+                lines.append("Skipped \(report.skipped.count) item\(report.skipped.count == 1 ? "" : "s"):")
+                lines += report.skipped.map { item in
+                    let isLocal = local.contains(ItemKey(service: item.service, account: item.account))
+                    let why = isLocal ? "ThisDeviceOnly: it never leaves this device" : item.reason
+                    // SPEC D9: each name escaped on its own.
+                    return "  \(item.service.escapingControlCharacters())/\(item.account.escapingControlCharacters()): \(why.escapingControlCharacters())"
+                }
             }
             if json {
                 print(JSONOutput.encode(TransferDocument(transferred: report.transferred, skipped: TransferDocument.items(report.skipped))))
             } else {
-                StandardError.write(lines.map { $0.escapingControlCharacters() }.joined(separator: "\n") + "\n")
+                StandardError.write(lines.joined(separator: "\n") + "\n")
             }
         }
     }

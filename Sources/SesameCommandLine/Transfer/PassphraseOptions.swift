@@ -36,10 +36,10 @@ struct PassphraseOptions: ParsableArguments {
             return passphrase
         }
         let hint = "pass it with --passphrase-fd N"
-        let passphrase = try await options.ask("Export passphrase", kind: .applicationPassword, hint: hint)
+        let passphrase = try await options.ask("Export passphrase", kind: .applicationPassword, secretName: "the export passphrase", hint: hint)
         guard !passphrase.isEmpty else { throw CommandFailure(status: .usage, message: "the passphrase is empty") }
         if confirm {
-            let again = try await options.ask("Repeat the passphrase", kind: .applicationPassword, hint: hint)
+            let again = try await options.ask("Repeat the passphrase", kind: .applicationPassword, secretName: "the export passphrase again", hint: hint)
             guard again.constantTimeEquals(passphrase) else {
                 throw CommandFailure(status: .usage, message: "the passphrases differ; nothing was exported")
             }

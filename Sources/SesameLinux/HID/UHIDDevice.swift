@@ -50,7 +50,7 @@ public final class UHIDDevice: Sendable {
             let code = errno
             let reason = String(cString: strerror(code))
             let advice = code == ENOENT
-                ? "load the uhid module (`sudo modprobe uhid`; list it in /etc/modules-load.d/ to keep it)"
+                ? "load the uhid module (as root: `modprobe uhid`; list it in /etc/modules-load.d/ to keep it)"
                 : "let this user open it with a udev rule, e.g. KERNEL==\"uhid\", GROUP=\"<your group>\", MODE=\"0660\" in /etc/udev/rules.d/"
             throw HIDTransportError("cannot open \(path) (\(reason)): \(advice)")
         }

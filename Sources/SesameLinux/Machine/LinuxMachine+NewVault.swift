@@ -69,9 +69,12 @@ extension LinuxMachine {
         case .required(.file):
             deviceKey = .file
         case .automatic:
-            if let unavailable = await tpmUnavailability() {
+            if await tpmUnavailability() != nil {
                 deviceKey = .file
-                notes.append("no TPM answers (\(unavailable)); the device key is a file")
+                // In the owner's words: the TCTI and the TPM's own error say
+                // nothing to most owners; `sesame status` and
+                // `init --device-key tpm` name them for those they help.
+                notes.append("no TPM here, so the device key is kept in a 0600 file (`sesame status` says why there is no TPM)")
             } else {
                 deviceKey = .tpm
             }

@@ -95,7 +95,7 @@ extension LinuxMachine {
             guard let presenter else {
                 throw VaultError(.interactionNotAllowed, "The vault passcode is needed (\(locked.message)), but there is no terminal to ask on")
             }
-            switch await presenter.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Vault passcode")) {
+            switch await presenter.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Vault passcode", secretName: "your vault passcode")) {
             case .entered(let passcode): return passcode
             case .cancelled: throw VaultError(.userCanceled, "The vault passcode was not entered")
             }

@@ -3,7 +3,8 @@ import Foundation
 import Sesame
 
 /// Asks for secrets the way OpenSSH does when it has no terminal: runs
-/// `$SSH_ASKPASS` with the prompt as its argument and reads the answer from
+/// `$SSH_ASKPASS` with the prompt as its argument ("Sesame: Login password: ":
+/// the program shows no title of ours) and reads the answer from
 /// its standard output (for the ssh-agent started in the background, when
 /// a key's access control falls back to the login password).
 ///
@@ -34,7 +35,9 @@ public final class AskpassPresenter: PromptPresenter {
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
         let program = self.program
         // SPEC D9: the prompt may quote a client's key comment or a name.
-        let prompt = request.prompt.escapingControlCharacters()
+        // The program shows this line alone, with no title of ours: it
+        // names Sesame and the secret ("Sesame: Login password: ").
+        let prompt = "Sesame: " + request.question.escapingControlCharacters()
         // The program may wait for a person for minutes: its own thread.
         return await DedicatedThread.run(name: "sesame-askpass") { Self.ask(program, prompt: prompt) } ?? .cancelled
     }
@@ -44,7 +47,7 @@ public final class AskpassPresenter: PromptPresenter {
     private static func ask(_ program: String, prompt: String) -> SecretEntry {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = [prompt.hasSuffix(":") || prompt.hasSuffix(": ") ? prompt : prompt + ": "]
+        process.arguments = [prompt]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice

@@ -18,8 +18,10 @@ import SystemPackage
 ///
 /// While a scan waits for a finger it keeps a dialog up, as gpg-agent's
 /// "touch your card" popup (`CONFIRM --one-button`): the app's name, the
-/// reason and "Touch the fingerprint reader.", with one button, the cancel
-/// button (SPEC A5). Pressing it, or closing the window, cancels the
+/// reason and "Touch the fingerprint reader." under the heading
+/// "Fingerprint", with one button, the cancel button (SPEC A5). A request
+/// for a secret names it in the glossary's words ("Enter your login
+/// password.", "Login password:"), under the title "Sesame". Pressing it, or closing the window, cancels the
 /// evaluation (`userCancel`, SPEC A3) and so stops the scan; a match or a
 /// failed scan cancels the wait, which kills pinentry: the dialog closes.
 /// Sesame scans again after a scan that did not match, and the next dialog
@@ -187,13 +189,17 @@ public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
             defer { state.error = nil }
             return (state.description, state.error)
         }
-        var prompt = request.prompt.escapingControlCharacters()
+        // The dialog names the secret twice: in the description, in the
+        // glossary's words, and as the entry's label ("Login password:"
+        // where PAM asks a bare "Password: ").
+        var prompt = request.question.escapingControlCharacters()
         while prompt.last == " " { prompt.removeLast() }
+        let named = request.secretSentence.escapingControlCharacters()
         let answer: PinentryScript.Answer
         do {
             answer = try await start(PinentryScript(
                 terminal: terminal, terminalType: terminalType, title: "Sesame",
-                description: description ?? prompt, error: error, request: .pin(prompt: prompt.isEmpty ? "Password:" : prompt)
+                description: description.map { "\($0)\n\n\(named)" } ?? named, error: error, request: .pin(prompt: prompt)
             ))
         } catch {
             // Killed because the task was cancelled: not a failure.
@@ -224,9 +230,12 @@ public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
             return (state.description, state.cancelTitle, state.error)
         }
         let touch = "Touch the fingerprint reader."
+        // The prompt is the heading pinentry-gnome3 shows in bold: without
+        // one it says "Message".
         _ = try await start(PinentryScript(
             terminal: terminal, terminalType: terminalType, title: "Sesame",
-            description: description.map { "\($0)\n\n\(touch)" } ?? touch, error: error, request: .notice(button: cancelTitle)
+            description: description.map { "\($0)\n\n\(touch)" } ?? touch, error: error,
+            request: .notice(prompt: "Fingerprint", button: cancelTitle)
         ))
     }
 
@@ -243,7 +252,7 @@ public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
             answer = try await start(PinentryScript(
                 terminal: terminal, terminalType: terminalType, title: "Sesame: another app's item",
                 description: request.question, error: nil,
-                request: .choice(ok: "Allow once", notOK: "Allow always", cancel: "Refuse")))
+                request: .choice(prompt: "Allow access?", ok: "Allow once", notOK: "Allow always", cancel: "Refuse")))
         } catch {
             if Task.isCancelled { return .refused }
             return .nobodyAsked(error.description)

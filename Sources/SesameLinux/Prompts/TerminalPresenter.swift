@@ -55,8 +55,8 @@ public final class TerminalPresenter: PromptPresenter, AppAccessPresenter {
     }
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
-        let shown = request.prompt.escapingControlCharacters()
-        let prompt = shown.hasSuffix(" ") || shown.hasSuffix(":") ? shown : shown + ": "
+        // Names the secret: "Login password: " where PAM asks "Password: ".
+        let prompt = request.question.escapingControlCharacters()
         let input = SecretInput()
         let terminal = self.terminal
         let echo = request.echo

@@ -64,7 +64,7 @@ extension CTAP2Authenticator {
             old.context.invalidate()
             token = nil
         }
-        let reason = CTAPHIDRequester.reason(relyingPartyID.map { "Use your passkeys for \($0)" } ?? "Manage your passkeys", askedBy: requester)
+        let reason = CTAPHIDRequester.reason(Self.tokenReason(permissions: permissions, relyingPartyID: relyingPartyID), askedBy: requester)
         let context: AuthenticationContext
         do {
             context = try await verifyOwner(for: relyingPartyID ?? "", reason: reason, status: status)
@@ -85,5 +85,20 @@ extension CTAP2Authenticator {
             value: value, pinUvAuthProtocol: pinUvAuthProtocol, permissions: permissions, relyingPartyID: relyingPartyID,
             issued: now(), context: context)
         return .map([2: .bytes(encrypted)])
+    }
+
+    /// What the owner is asked to allow, in the words of the request the
+    /// token is for: a browser registering a passkey asks for a token with
+    /// the makeCredential permission alone, and the prompt must then say
+    /// "create" (as the passkeys guide does), not "use".
+    static func tokenReason(permissions: Int, relyingPartyID: String?) -> String {
+        guard let relyingPartyID else { return "Manage your passkeys" }
+        let create = permissions & PinUvAuthToken.Permission.makeCredential.rawValue != 0
+        let signIn = permissions & PinUvAuthToken.Permission.getAssertion.rawValue != 0
+        switch (create, signIn) {
+        case (true, false): return "Create a passkey for \(relyingPartyID)"
+        case (false, true): return "Sign in to \(relyingPartyID)"
+        default: return "Use your passkeys for \(relyingPartyID)"
+        }
     }
 }

@@ -52,6 +52,18 @@ struct AgentLogTests {
         #expect(Self.mode(path) == 0o600)
     }
 
+    @Test("SPEC D4: an agent --print-env started that stops at once is told with its own reason from the log, not \"run `sesame ssh-agent`\", the command being run")
+    func agentThatDidNotStart() async throws {
+        let place = try VaultHome()
+        defer { place.remove() }
+        // No vault: the agent started in the background stops at once, saying so in its log.
+        let started = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", place.file("bg/ssh-agent.sock")], environment: place.environment)
+        #expect(started.status != 0)
+        #expect(started.stderr.contains("the agent did not start: ") && started.stderr.contains(place.vault), "\(started.stderr)")
+        #expect(started.stderr.contains(Self.log(place, "ssh-agent")), "\(started.stderr)")
+        #expect(!started.stderr.contains("run `sesame ssh-agent`"), "\(started.stderr)")
+    }
+
     @Test("SPEC D4, D10: secret-service with standard error on /dev/null: a locked item and a prompt that can ask nobody are told in secret-service.log")
     func secretServiceWithDiscardedStandardError() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")

@@ -15,7 +15,7 @@ struct SecretServiceCommandTests {
         #expect(result.stderr.contains("DBUS_SESSION_BUS_ADDRESS is not set"), "\(result.stderr)")
     }
 
-    @Test("D10: secret-tool stores in the vault, finds, reads and clears; sesame ls sees the item; the file shows no name")
+    @Test("D10, D9: secret-tool stores in the vault, finds, reads and clears; sesame ls shows the item by its label and attributes (--json adds them); the file shows no name")
     func secretToolOnTheVault() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
         let home = try VaultHome()
@@ -35,6 +35,14 @@ struct SecretServiceCommandTests {
             let listed = try await home.sesame(["ls", "--no-interaction"])
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdout.contains("secret-service/"), "\(listed.stdout)")
+            // Shown by what the owner knows it by, not only its digest: the
+            // label and the attributes its client looks it up with.
+            let row = listed.stdout.split(separator: "\n").first { $0.contains("secret-service") } ?? ""
+            #expect(row.contains("Mail account") && row.contains("service=mail-example user=ana"), "\(listed.stdout)")
+            #expect(listed.stdout.split(separator: "\n").first?.contains("ATTRIBUTES") == true, "\(listed.stdout)")
+            let json = try await home.sesame(["ls", "--json", "--no-interaction"])
+            #expect(json.stdout.contains("\"label\" : \"Mail account\""), "\(json.stdout)")
+            #expect(json.stdout.contains("\"service\" : \"mail-example\""), "added, not replacing: \(json.stdout)")
 
             // Sealed at rest (D9): neither the attribute value nor the label is in the file.
             let bytes = try Data(contentsOf: URL(fileURLWithPath: home.vault))

@@ -19,12 +19,12 @@ struct PasskeyDeviceAccessTests {
         #expect(PasskeyDeviceAccess.problem(state(usable: true)) == nil)
     }
 
-    @Test("SPEC P: a user outside the group is told the usermod command, the new login, and what membership grants")
+    @Test("SPEC P: a user outside the group is told the usermod command to run as root (not assuming sudo), the new login, and what membership grants")
     func notMember() throws {
         let problem = try #require(PasskeyDeviceAccess.problem(state()))
         #expect(problem.detail.contains("ana is not in the sesame-uhid group"), "\(problem.detail)")
         #expect(problem.detail.contains("type into any window"), "\(problem.detail)")
-        #expect(problem.fix == "sudo usermod -aG sesame-uhid ana, then log out and in again", "\(problem.fix)")
+        #expect(problem.fix == "as root (e.g. with sudo): usermod -aG sesame-uhid ana, then log out and in again", "\(problem.fix)")
     }
 
     @Test("SPEC P: a member whose login predates the membership is told to log in again, not to run usermod")

@@ -109,10 +109,10 @@ struct SetupCommandTests {
         let setup = try await run(["setup", "passkey"])
         #expect(setup.status == 7, "\(setup.stdout) \(setup.stderr)")
         #expect(setup.stderr.contains("\(user) is not in the sesame-uhid group"), "\(setup.stderr)")
-        #expect(setup.stderr.contains("fix: ") && setup.stderr.contains("sudo usermod -aG sesame-uhid \(user), then log out and in again"), "\(setup.stderr)")
+        #expect(setup.stderr.contains("fix: ") && setup.stderr.contains("as root (e.g. with sudo): usermod -aG sesame-uhid \(user), then log out and in again"), "\(setup.stderr)")
         let doctor = try await run(["doctor", "--json"])
         let check = try #require(try Self.check("passkeys", doctor.stdout), "\(doctor.stdout) \(doctor.stderr)")
-        #expect(check.status == "warning" && check.fix?.contains("sudo usermod -aG sesame-uhid \(user)") == true, "\(doctor.stdout)")
+        #expect(check.status == "warning" && check.fix?.contains("as root (e.g. with sudo): usermod -aG sesame-uhid \(user)") == true, "\(doctor.stdout)")
         #expect(check.facts?["member"] == "false", "\(doctor.stdout)")
     }
 

@@ -30,7 +30,7 @@ struct ExportCommandTests {
     }
 
 
-    @Test("SPEC D2: export after a fingerprint match writes a 0600 file without ThisDeviceOnly items; import elsewhere gets the bytes exactly")
+    @Test("SPEC D2, D9: export after a fingerprint match writes a 0600 file without ThisDeviceOnly items, naming each skipped item and why; import elsewhere gets the bytes exactly")
     func exportThenImport() async throws {
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
@@ -69,8 +69,10 @@ struct ExportCommandTests {
         #expect(status == 0, "\(screen)")
         #expect(screen.contains("Back up the vault"))
         #expect(screen.contains("Exported 1 item"), "\(screen)")
-        #expect(screen.contains("Skipped 1 ThisDeviceOnly item"), "\(screen)")
-        #expect(screen.contains("Skipped sesame/signer: key \"signer\" is a private key; private keys never leave this device"), "\(screen)")
+        // Every skipped item by name and why, counted (the key is one).
+        #expect(screen.contains("Skipped 2 items:"), "\(screen)")
+        #expect(screen.contains("  sesame/local: ThisDeviceOnly: it never leaves this device"), "\(screen)")
+        #expect(screen.contains("  sesame/signer: key \"signer\" is a private key; private keys never leave this device"), "\(screen)")
         #expect(!screen.contains(passphrase), "typed masked, never shown")
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o600)

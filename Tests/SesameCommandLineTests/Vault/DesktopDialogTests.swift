@@ -21,7 +21,7 @@ struct DesktopDialogTests {
         done
         """#
 
-    @Test("SPEC A5: with DISPLAY set, the vault passcode is asked in pinentry's dialog; without it, exit 10 and no dialog")
+    @Test("SPEC A5: with DISPLAY set, the vault passcode is asked in pinentry's dialog, which names it; without it, exit 10 and no dialog")
     func vaultPasscodeInTheDialog() async throws {
         let home = try VaultHome()
         defer { home.remove() }
@@ -40,6 +40,7 @@ struct DesktopDialogTests {
         let onDesktop = try await SesameBinary.run(["ls"], environment: home.environment.merging(dialog) { $1 }.merging(["DISPLAY": ":99"]) { $1 })
         #expect(onDesktop.status == 0, "\(onDesktop.stderr)")
         let log = try String(contentsOfFile: home.file("pinentry.log"), encoding: .utf8)
-        #expect(log.contains("SETDESC Vault passcode") && log.contains("GETPIN"), "\(log)")
+        // The dialog names the secret in the glossary's words (issue 47).
+        #expect(log.contains("SETDESC Enter your vault passcode.") && log.contains("SETPROMPT Vault passcode:") && log.contains("GETPIN"), "\(log)")
     }
 }

@@ -77,13 +77,14 @@ struct LinuxMachineNewVaultTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("G: asked for nothing in particular with no TPM answering, the vault gets a key file, and the notes say why")
+    @Test("SPEC G: asked for nothing in particular with no TPM answering, the vault gets a key file, and the notes say so in the owner's words (no TCTI)")
     func automaticFallsBackToAFile() async throws {
         let (machine, path) = try machine()
         let created = try await machine.createVault(at: path, deviceKey: .automatic, passcode: passcode, cost: .testing)
         #expect(created.deviceKey == .file)
         #expect(!created.passcodeIsBound)
-        #expect(created.notes.first?.hasPrefix("no TPM answers (") == true, "\(created.notes)")
+        // In the owner's words: no TCTI, no TPM error code.
+        #expect(created.notes.first == "no TPM here, so the device key is kept in a 0600 file (`sesame status` says why there is no TPM)", "\(created.notes)")
         #expect(created.notes.contains("the device key is in the file \(Vault.defaultDeviceKeyPath(forVaultAt: path))"), "\(created.notes)")
         #expect(DeviceKeyKind.current(forVaultAt: path) == .file)
         _ = try await machine.openVault(at: path, unlock: .device(keyStore: nil))

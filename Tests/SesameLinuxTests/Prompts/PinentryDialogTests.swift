@@ -97,7 +97,7 @@ struct PinentryDialogTests {
     }
 
     @Test(
-        "SPEC A3, A5: the dialog's one button (or its window closed) during a scan stops the scan and fails the evaluation with userCancel",
+        "SPEC A3, A5: the dialog, headed Fingerprint: its one button (or its window closed) during a scan stops the scan and fails the evaluation with userCancel",
         arguments: ["echo OK", "echo 'ERR 83886179 Operation cancelled <Pinentry>'"]
     )
     func cancelDuringScan(answer: String) async throws {
@@ -118,6 +118,8 @@ struct PinentryDialogTests {
         #expect(lines.contains("SETDESC ssh: SSH: sign with github%0A%0ATouch the fingerprint reader."))
         // The one button is the cancel button, its title as set (`_` doubled: not a mnemonic).
         #expect(lines.contains("SETOK Stop__it"))
+        // The heading pinentry-gnome3 shows in bold ("Message" without one).
+        #expect(lines.contains("SETPROMPT Fingerprint"))
         #expect(lines.contains("CONFIRM --one-button"))
         #expect(!lines.contains { $0.hasPrefix("GETPIN") })
     }

@@ -94,7 +94,7 @@ struct PinentryPresenterTests {
         #expect(Self.bytes(entry) == Array("a %b é\n".utf8))
         let transcript = try fake.transcript()
         #expect(transcript.contains("SETTITLE Sesame\n"))
-        #expect(transcript.contains("SETPROMPT Password:\n"))
+        #expect(transcript.contains("SETPROMPT Login password:\n"))
         #expect(transcript.hasSuffix("GETPIN\nBYE\n"))
         // No terminal given: no OPTION ttyname (a window pinentry needs none).
         #expect(!transcript.contains("OPTION"))
@@ -109,7 +109,7 @@ struct PinentryPresenterTests {
         _ = await presenter.requestSecret(Self.request)
         let lines = try fake.transcript().split(separator: "\n")
         // CR is a control character: SPEC D9 spells it out before Assuan escapes.
-        #expect(lines.contains("SETDESC sesame: open 100%25%0Asecond line\\r"))
+        #expect(lines.contains("SETDESC sesame: open 100%25%0Asecond line\\r%0A%0AEnter your login password."))
         #expect(lines.contains("SETERROR Wrong passcode. 2 attempts left."))
         #expect(lines.contains("OPTION ttyname=/dev/pts/99"))
         #expect(lines.contains("OPTION ttytype=xterm"))
@@ -193,7 +193,26 @@ struct PinentryPresenterTests {
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
     }
 
-    @Test("SPEC G: Debian's real pinentry-tty on a pseudo-terminal returns what was typed")
+    @Test(
+        "SPEC A5, G: a PIN dialog says which secret it wants, in the glossary's words (PAM's bare \"Password: \" is the login password)",
+        arguments: [
+            (SecretRequest(kind: .devicePasscode, prompt: "Password: "), "Enter your login password.", "Login password:"),
+            (SecretRequest(kind: .appPasscode, prompt: "Vault passcode", secretName: "your vault passcode"), "Enter your vault passcode.", "Vault passcode:"),
+            (SecretRequest(kind: .applicationPassword, prompt: "Enter the application password"), "Enter the item's application password.", "Enter the application password:"),
+        ]
+    )
+    func namesTheSecret(request: SecretRequest, sentence: String, label: String) async throws {
+        let fake = try FakePinentry(getpin: #"out.write("D x\nOK\n"); out.flush()"#)
+        let presenter = try PinentryPresenter(program: fake.program)
+        await presenter.begin(Self.prompt)
+        _ = await presenter.requestSecret(request)
+        let lines = try fake.transcript().split(separator: "\n")
+        #expect(lines.contains("SETTITLE Sesame"))
+        #expect(lines.contains("SETDESC sesame: open%0A%0A\(sentence)"))
+        #expect(lines.contains("SETPROMPT \(label)"))
+    }
+
+    @Test("SPEC A5, G: Debian's real pinentry-tty on a pseudo-terminal names the login password and returns what was typed")
     func realPinentryTTY() async throws {
         let program = "/usr/bin/pinentry-tty"
         try #require(FileManager.default.isExecutableFile(atPath: program), "apt-get install pinentry-tty")
@@ -201,8 +220,9 @@ struct PinentryPresenterTests {
         let presenter = try PinentryPresenter(program: program, terminal: terminal.slavePath, terminalType: "dumb")
         await presenter.begin(AuthenticationPrompt(appName: "sesame", reason: "open the vault", cancelTitle: "Cancel", fallbackTitle: nil, method: .devicePasscode))
         let task = Task { await presenter.requestSecret(Self.request) }
-        let shown = await terminal.read(until: "Password:", seconds: 15)
+        let shown = await terminal.read(until: "Login password:", seconds: 15)
         #expect(shown.contains("open the vault"))
+        #expect(shown.contains("Enter your login password."))
         terminal.type("p%ss wörd\n")
         let entry = await task.value
         #expect(Self.bytes(entry) == Array("p%ss wörd".utf8))

@@ -8,13 +8,13 @@ import Testing
 /// The terminal prompt, driven through a real pseudo-terminal.
 @Suite("TerminalPresenter", .serialized, .timeLimit(.minutes(1)))
 struct TerminalPresenterTests {
-    @Test("SPEC G: the password is read masked: one * per character, never the text, and the terminal is restored")
+    @Test("SPEC A5, G: the login password is read masked under its own name (PAM's bare \"Password: \" says \"Login password: \"): one * per character, never the text, and the terminal is restored")
     func maskedEntry() async throws {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         #expect(terminal.echoes)
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        #expect(await terminal.read(until: "Password: ", seconds: 20).contains("Password: "))
+        #expect(await terminal.read(until: "password: ", seconds: 20).hasSuffix("Login password: "))
         await terminal.waitForRawMode()
         terminal.type("hunter2x")
         terminal.type("\u{7f}")          // backspace removes the x
@@ -35,7 +35,7 @@ struct TerminalPresenterTests {
         let terminal = try PseudoTerminal()
         let presenter = try #require(TerminalPresenter(path: terminal.slavePath))
         let entry = Task { await presenter.requestSecret(SecretRequest(kind: .devicePasscode, prompt: "Password: ")) }
-        _ = await terminal.read(until: "Password: ", seconds: 20)
+        _ = await terminal.read(until: "password: ", seconds: 20)
         await terminal.waitForRawMode()
         terminal.type("abc\u{03}")
         guard case .cancelled = await entry.value else {

@@ -31,6 +31,18 @@ struct CTAP2TokenTests {
         #expect(try await harness.send(0x01, parameters).status == 0x40)  // bound to other.example
     }
 
+    @Test(
+        "SPEC P3: a token's prompt says what it is for: registering (makeCredential alone) says create, as the passkeys guide does",
+        arguments: [(0x01, "Create a passkey for example.com"), (0x02, "Sign in to example.com"), (0x03, "Use your passkeys for example.com")]
+    )
+    func tokenPromptNamesTheAct(permissions: Int, prompt: String) async throws {
+        let harness = CTAP2Harness()
+        let platform = try await PlatformPinUvAuth(number: 2, harness: harness)
+        let (status, _) = try await platform.token(permissions: permissions, rpID: "example.com", harness: harness)
+        try #require(status == 0)
+        #expect(await harness.store.prompts == [prompt])
+    }
+
     @Test("P1: a token not used within 30 s expires, and its presence counts 30 s: later the owner is asked again")
     func tokenTimers() async throws {
         let harness = CTAP2Harness()

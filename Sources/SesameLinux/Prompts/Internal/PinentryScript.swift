@@ -10,13 +10,14 @@ struct PinentryScript: Sendable {
     enum Request: Sendable {
         /// A secret, after `prompt` (`GETPIN`).
         case pin(prompt: String)
-        /// Nothing: a dialog with one button, `button`, up until the person
-        /// presses it or closes the window, as gpg-agent's "touch your card"
-        /// popup (`CONFIRM --one-button`).
-        case notice(button: String)
+        /// Nothing: a dialog headed `prompt` with one button, `button`, up
+        /// until the person presses it or closes the window, as gpg-agent's
+        /// "touch your card" popup (`CONFIRM --one-button`).
+        case notice(prompt: String, button: String)
         /// One of three buttons (`SETOK`, `SETNOTOK`, `SETCANCEL`), as for
         /// the owner's answer to an app that wants another app's item.
-        case choice(ok: String, notOK: String, cancel: String)
+        /// `prompt` is the heading, as for a notice.
+        case choice(prompt: String, ok: String, notOK: String, cancel: String)
     }
 
     /// How the conversation ended.
@@ -56,13 +57,15 @@ struct PinentryScript: Sendable {
             try connection.transact("SETPROMPT", prompt)
             if let error { try connection.transact("SETERROR", error) }
             answer = try connection.getPIN().map(Answer.pin) ?? .dismissed
-        case .notice(let button):
+        case .notice(let prompt, let button):
+            try connection.transact("SETPROMPT", prompt)
             try connection.transact("SETOK", button)
             if let error { try connection.transact("SETERROR", error) }
             // Either way the dialog is gone: the one button is the way out.
             _ = try connection.confirm("--one-button")
             answer = .dismissed
-        case .choice(let ok, let notOK, let cancel):
+        case .choice(let prompt, let ok, let notOK, let cancel):
+            try connection.transact("SETPROMPT", prompt)
             try connection.transact("SETOK", ok)
             try connection.transact("SETNOTOK", notOK)
             try connection.transact("SETCANCEL", cancel)
