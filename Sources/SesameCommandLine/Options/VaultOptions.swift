@@ -144,6 +144,8 @@ struct VaultOptions: ParsableArguments {
             switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt)) {
             case .entered(let secret): return secret
             case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
+            // pinentry could not start or show its dialog: nobody was asked, which is not a Cancel.
+            case .notShown(let why): throw CommandFailure(status: .notInteractive, message: "\(prompt.lowercased()) needed but nobody could be asked: \(why); \(hint)")
             }
         }
         #endif
