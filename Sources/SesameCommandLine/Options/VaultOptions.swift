@@ -104,6 +104,21 @@ struct VaultOptions: ParsableArguments {
     }
 
     #if os(Linux)
+    /// What a daemon calls for a request of one client (the SSH agent's
+    /// socket peer): ``daemonContext(_:)``'s rules, with the presenter that
+    /// reaches that client (`Machine.context(forClient:connectedBy:)`: its
+    /// terminal, else the daemon's dialog, else nobody, saying why). With
+    /// `--no-interaction` the machine's own context, as before.
+    func clientContext(_ machine: Machine) -> @Sendable (_ pid: Int32?, _ connectedBy: UInt64) -> AuthenticationContext {
+        let (reuse, noInteraction) = (reuse, noInteraction)
+        return { pid, connectedBy in
+            let context = noInteraction ? machine.context() : machine.context(forClient: pid, connectedBy: connectedBy)
+            if noInteraction { context.interactionNotAllowed = true }
+            context.reuseDuration = TimeInterval(reuse)
+            return context
+        }
+    }
+
     /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
     /// starts from, in one call: the machine with a daemon's prompts
     /// (`Machine.servingOthers(interactive:)`), the vault opened, and
