@@ -108,11 +108,13 @@ struct VaultOptions: ParsableArguments {
     /// socket peer): ``daemonContext(_:)``'s rules, with the presenter that
     /// reaches that client (`Machine.context(forClient:connectedBy:)`: its
     /// terminal, else the daemon's dialog, else nobody, saying why). With
-    /// `--no-interaction` the machine's own context, as before.
+    /// `--no-interaction` or `--password-fd` (the owner's answer, given
+    /// once for every request) the machine's own context, as before.
     func clientContext(_ machine: Machine) -> @Sendable (_ pid: Int32?, _ connectedBy: UInt64) -> AuthenticationContext {
         let (reuse, noInteraction) = (reuse, noInteraction)
+        let fixed = noInteraction || machine.descriptorPassword != nil
         return { pid, connectedBy in
-            let context = noInteraction ? machine.context() : machine.context(forClient: pid, connectedBy: connectedBy)
+            let context = fixed ? machine.context() : machine.context(forClient: pid, connectedBy: connectedBy)
             if noInteraction { context.interactionNotAllowed = true }
             context.reuseDuration = TimeInterval(reuse)
             return context
