@@ -49,6 +49,7 @@ public final class SimulatedPasscode: DevicePasscodeVerifier, AppPasscodeVerifie
     public func verify(using conversation: any PasscodeConversation) async -> PasscodeVerification {
         switch await conversation.requestSecret(prompt: "Passcode: ", echo: false) {
         case .cancelled: .cancelled
+        case .notShown(let why): .unavailable(UnavailableReason(.nobodyToAsk, "nobody could be asked: \(why)"))
         case .entered(let entered): await verify(entered)
         }
     }

@@ -110,7 +110,8 @@ extension AuthenticationContext {
                 reuseDuration: state.reuseDuration,
                 cancelTitle: state.cancelTitle ?? "Cancel",
                 fallbackTitle: state.fallbackTitle ?? "Enter Password",
-                interactionNotAllowed: state.interactionNotAllowed
+                interactionNotAllowed: state.interactionNotAllowed,
+                nobodyToAsk: state.nobodyToAsk
             )
         }
         return Evaluation(context: self, settings: settings)

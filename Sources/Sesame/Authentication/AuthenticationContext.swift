@@ -74,6 +74,26 @@ public final class AuthenticationContext: Sendable {
         set { shared.withLock { $0.interactionNotAllowed = newValue } }
     }
 
+    /// Why nobody can be asked, when a service found no prompt that reaches
+    /// the person behind this request (no terminal of theirs in the
+    /// foreground, no display); `nil` otherwise. Set with
+    /// ``refuseInteraction(nobodyToAsk:)``.
+    public var nobodyToAsk: String? { shared.withLock { $0.nobodyToAsk } }
+
+    /// Turns interaction off because nobody could be asked: what would
+    /// prompt fails at once with ``AuthenticationError/Code-swift.enum/notInteractive``
+    /// whose reason (kind `nobodyToAsk`) says why, so a log and an exit
+    /// status tell it from a person's Cancel (SPEC A3, A10).
+    ///
+    /// - Parameter reason: Why, e.g. "`ssh-keygen` (pid 4242) has no
+    ///   terminal in the foreground and there is no display".
+    public func refuseInteraction(nobodyToAsk reason: String) {
+        shared.withLock {
+            $0.interactionNotAllowed = true
+            $0.nobodyToAsk = reason
+        }
+    }
+
     /// The app this context acts for (SPEC D13); ``Authenticators/app`` by
     /// default. A service that answers other programs sets each client's.
     public var askingApp: AppIdentity? {
@@ -199,6 +219,7 @@ struct ContextState: Sendable {
     var cancelTitle: String?
     var fallbackTitle: String?
     var interactionNotAllowed = false
+    var nobodyToAsk: String?
     var biometryType: BiometryType = .none
     var domainState: DomainState?
     var credentials: [CredentialType: SecretBytes] = [:]

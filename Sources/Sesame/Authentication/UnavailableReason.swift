@@ -27,6 +27,10 @@ public struct UnavailableReason: Sendable, Hashable, Codable, CustomStringConver
         case stateUnavailable
         /// This platform has no such authenticator.
         case unsupportedPlatform
+        /// No prompt reaches the person who asked (no terminal of theirs in
+        /// the foreground, no display): nobody could be asked, which is not
+        /// a Cancel.
+        case nobodyToAsk
     }
 
     /// The stable category.

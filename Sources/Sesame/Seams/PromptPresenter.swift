@@ -52,6 +52,10 @@ public enum SecretEntry: Sendable {
     case entered(SecretBytes)
     /// The user cancelled.
     case cancelled
+    /// Nobody was asked: the prompt could not be shown (its program could
+    /// not start, or has no terminal or display to show it on). Not a
+    /// Cancel: the evaluation fails with `notInteractive` saying why.
+    case notShown(String)
 }
 
 /// A request for a secret.

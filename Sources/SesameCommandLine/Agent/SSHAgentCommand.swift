@@ -88,11 +88,13 @@ struct SSHAgentCommand: AsyncParsableCommand {
             }
             #if os(Linux)
             DaemonLog.keepRefusals(of: "ssh-agent", environment: environment)
-            let (_, vault, context) = try await options.daemon()
+            let (machine, vault, _) = try await options.daemon()
+            // Each request asks where its client is: that client's terminal, else a dialog, else nobody (issue 47).
+            let context = options.clientContext(machine)
             let agent = SSHAgent(
                 sources: [VaultKeySource(vault: vault, service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))],
-                configuration: .init(log: { StandardError.write($0 + "\n") })
-            ) { context() }
+                configuration: .init(log: { StandardError.write($0 + "\n") }),
+                contextForClient: { connection in context(connection.clientProcess, connection.connectedAt) })
             let limits = SSHAgentServer.Limits(maximumConnections: maxConnections, frameTimeout: .milliseconds(Int64(frameTimeout * 1000)))
             let server: SSHAgentServer
             do {

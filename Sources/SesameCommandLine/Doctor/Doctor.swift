@@ -117,18 +117,23 @@ struct Doctor: Sendable {
         return DoctorCheck("units", .ok, detail)
     }
 
-    /// Whether a password can be asked for without a terminal.
+    /// Where the agent and the Secret Service will ask in this session
+    /// (issue 47): a program run in this shell on its terminal, else in a
+    /// dialog, else nobody; and what a program without a terminal gets.
     private func prompts() -> DoctorCheck {
         #if os(Linux)
-        if let pinentry = PinentryPresenter.findProgram(environment: environment) {
-            return DoctorCheck("prompts", .ok, "without a terminal, passwords are asked through \(pinentry)")
+        let here = Machine.promptInThisSession(environment: environment)
+        let terminalLess = Machine.promptInThisSession(environment: environment, programHasTerminal: false).summary
+        switch here.place {
+        case .terminal, .dialog:
+            return DoctorCheck("prompts", .ok, "the agent and the Secret Service ask a program run here \(here.summary); a program without a terminal: \(terminalLess)")
+        case .nobody:
+            return DoctorCheck("prompts", .warning, "the agent and the Secret Service can ask nobody for a program run here: \(here.summary)",
+                               fix: "run the program in the foreground of a terminal, or set SSH_ASKPASS, or use a desktop session with pinentry-gnome3")
         }
+        #else
+        return DoctorCheck("prompts", .ok, "prompts are the system's own")
         #endif
-        if let askpass = environment["SSH_ASKPASS"], !askpass.isEmpty {
-            return DoctorCheck("prompts", .ok, "without a terminal, passwords are asked through SSH_ASKPASS (\(askpass))")
-        }
-        return DoctorCheck("prompts", .warning, "no pinentry and no SSH_ASKPASS: the agent and the Secret Service cannot ask for a password without a terminal",
-                           fix: Self.asRoot("apt install pinentry-gnome3"))
     }
 
     /// A fix that needs root, as the owner reads it: "as root (e.g. with

@@ -12,7 +12,8 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             One line per check: the vault and its device key, fprintd and the enrolled fingers, the PAM service, \
             who owns org.freedesktop.secrets now and whom the bus would start, SSH_AUTH_SOCK, git's \
-            credential.helper, the systemd user units, and whether a prompt can be shown without a terminal. \
+            credential.helper, the systemd user units, and where the agent and the Secret Service ask in this session \
+            (on the asking program's terminal, in a dialog, or nobody). \
             Exits 0 only when every role that was set up works (1 otherwise). Never prompts; changes nothing.
             """
     )

@@ -28,7 +28,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .notAvailable: "not available: no reader, no PAM service, no device key; the message says why"
         case .itemInvalidated: "item invalidated by an enrolment change (biometry-current-set)"
         case .damaged: "vault damaged, tampered with, or readable by others"
-        case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given or there is no terminal"
+        case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given, or nobody could be asked (no terminal in the foreground, no display)"
         case .invalidName: "invalid name: a service, name or label holds a control character (ESC, a newline, ...); nothing was stored"
         case .untrusted: "untrusted: a socket, its folder or the program serving it is another user's or another program's; nothing was sent to it"
         }

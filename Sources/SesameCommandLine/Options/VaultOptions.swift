@@ -104,6 +104,23 @@ struct VaultOptions: ParsableArguments {
     }
 
     #if os(Linux)
+    /// What a daemon calls for a request of one client (the SSH agent's
+    /// socket peer): ``daemonContext(_:)``'s rules, with the presenter that
+    /// reaches that client (`Machine.context(forClient:connectedBy:)`: its
+    /// terminal, else the daemon's dialog, else nobody, saying why). With
+    /// `--no-interaction` or `--password-fd` (the owner's answer, given
+    /// once for every request) the machine's own context, as before.
+    func clientContext(_ machine: Machine) -> @Sendable (_ pid: Int32?, _ connectedBy: UInt64) -> AuthenticationContext {
+        let (reuse, noInteraction) = (reuse, noInteraction)
+        let fixed = noInteraction || machine.descriptorPassword != nil
+        return { pid, connectedBy in
+            let context = fixed ? machine.context() : machine.context(forClient: pid, connectedBy: connectedBy)
+            if noInteraction { context.interactionNotAllowed = true }
+            context.reuseDuration = TimeInterval(reuse)
+            return context
+        }
+    }
+
     /// What a daemon (the SSH agent, the Secret Service, `passkey serve`)
     /// starts from, in one call: the machine with a daemon's prompts
     /// (`Machine.servingOthers(interactive:)`), the vault opened, and
@@ -153,6 +170,8 @@ struct VaultOptions: ParsableArguments {
             switch await presenter.requestSecret(SecretRequest(kind: kind, prompt: prompt, secretName: secretName)) {
             case .entered(let secret): return secret
             case .cancelled: throw CommandFailure(status: .cancelled, message: "cancelled")
+            // pinentry could not start or show its dialog: nobody was asked, which is not a Cancel.
+            case .notShown(let why): throw CommandFailure(status: .notInteractive, message: "\(prompt.lowercased()) needed but nobody could be asked: \(why); \(hint)")
             }
         }
         #endif

@@ -72,13 +72,16 @@ struct SecretServiceCommand: AsyncParsableCommand {
         StandardError.write("sesame: secret-service stopped: \(reason)\n")
     }
 
-    /// The account's vault as the server's store, with prompts that need no
-    /// terminal when there is none (askpass, and a desktop notification).
+    /// The account's vault as the server's store, with each caller asked
+    /// where it is: its terminal, else a dialog (pinentry, askpass, with a
+    /// desktop notification), else nobody, saying why.
     private func makeStore() async throws -> any SecretServiceStore {
-        let (_, vault, context) = try await options.daemon()
+        let (machine, vault, _) = try await options.daemon()
+        // Each Unlock asks where its caller is: its terminal, else a dialog, else nobody (issue 47).
+        let context = options.clientContext(machine)
         return VaultSecretServiceStore(
-            vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds)
-        ) { context() }
+            vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds),
+            contextForCaller: { caller in context(caller.flatMap { $0.pid > 0 ? $0.pid : nil }, caller?.connectedBy ?? 0) })
     }
 
     private static func accessControl(_ text: String) throws -> AccessControl {

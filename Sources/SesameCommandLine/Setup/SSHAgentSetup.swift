@@ -1,5 +1,8 @@
 import Foundation
 import Sesame
+#if os(Linux)
+import SesameLinux
+#endif
 
 /// `sesame setup ssh-agent`: ssh and git sign through Sesame's agent in
 /// every new session or shell.
@@ -27,6 +30,7 @@ struct SSHAgentSetup: SetupRole {
                 let socket = SSHAgentCommand.defaultSocket(environment: environment)
                 steps.say("the socket is \(socket.escapingControlCharacters()): the line uses it only while its folder is yours alone (0700) and your Sesame serves it, and otherwise refuses, saying why")
             }
+            sayWhereItAsks(steps)
             return
         }
         try await steps.enable(.sshAgentSocket, record: &record, saying: "systemd starts the agent on the first connection")
@@ -43,6 +47,18 @@ struct SSHAgentSetup: SetupRole {
         if let runtime = environment["XDG_RUNTIME_DIR"] {
             steps.say("in this shell: export SSH_AUTH_SOCK=\(runtime)/sesame/ssh-agent.sock")
         }
+        sayWhereItAsks(steps)
+    }
+
+    /// Where the agent will ask in this session (issue 47): on the asking
+    /// program's terminal, in a dialog, or nobody, so a text session learns
+    /// before the first refused signature.
+    private func sayWhereItAsks(_ steps: SetupSteps) {
+        #if os(Linux)
+        let here = Machine.promptInThisSession(environment: steps.environment)
+        let terminalLess = Machine.promptInThisSession(environment: steps.environment, programHasTerminal: false)
+        steps.say("the agent asks a program run here \(here.summary); a program without a terminal: \(terminalLess.summary)")
+        #endif
     }
 
     /// Setup never edits a shell's rc file: where it printed the line, undo

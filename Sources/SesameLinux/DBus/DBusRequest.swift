@@ -13,6 +13,11 @@ package struct DBusRequest: Sendable {
     /// call and only if its process started before the connection was
     /// known: `nil` when unknown, never a later process's that took the pid.
     package var senderApp: AppIdentity?
+    /// A `CLOCK_BOOTTIME` reading (ns) by which the caller's connection
+    /// existed, kept from its first call; 0 when unknown. What tells the
+    /// process behind ``senderPID`` from a later one given its pid, when
+    /// the service looks for the caller's terminal.
+    package var senderConnectedBy: UInt64 = 0
     package var path: String
     /// Empty when the caller named no interface.
     package var interface: String

@@ -98,6 +98,7 @@ extension LinuxMachine {
             switch await presenter.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Vault passcode", secretName: "your vault passcode")) {
             case .entered(let passcode): return passcode
             case .cancelled: throw VaultError(.userCanceled, "The vault passcode was not entered")
+            case .notShown(let why): throw VaultError(.interactionNotAllowed, "The vault passcode is needed (\(locked.message)), but nobody could be asked: \(why)")
             }
         }, failure: { $0 })
     }

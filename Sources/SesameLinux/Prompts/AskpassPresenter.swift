@@ -54,7 +54,7 @@ public final class AskpassPresenter: PromptPresenter {
         do {
             try process.run()
         } catch {
-            return .cancelled
+            return .notShown("cannot start \(program): \(error.localizedDescription)")
         }
         var answer = Array(output.fileHandleForReading.readDataToEndOfFile())
         defer { wipe(&answer) }

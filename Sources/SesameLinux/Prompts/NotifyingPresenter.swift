@@ -34,7 +34,8 @@ public final class NotifyingPresenter: PromptPresenter, AppAccessPresenter {
     public func userAction() async -> PromptAction? { await base?.userAction() }
 
     public func requestSecret(_ request: SecretRequest) async -> SecretEntry {
-        await base?.requestSecret(request) ?? .cancelled
+        // A notification cannot take a password: without a dialog nobody is asked.
+        await base?.requestSecret(request) ?? .notShown("no dialog or terminal can ask for a password, only a notification")
     }
 
     public func end(_ outcome: AuthenticationError?) async { await base?.end(outcome) }

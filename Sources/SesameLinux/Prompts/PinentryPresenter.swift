@@ -163,10 +163,9 @@ public final class PinentryPresenter: PromptPresenter, AppAccessPresenter {
         do {
             return try await ask(request)
         } catch {
-            // The seam has no error: the evaluation sees Cancel, the log why.
-            var line = Array("sesame: \(error)\n".utf8)
-            _ = write(STDERR_FILENO, &line, line.count)
-            return .cancelled
+            // pinentry could not start or show its dialog ("Inappropriate ioctl
+            // for device" without a terminal): nobody was asked, never a Cancel.
+            return .notShown(error.description)
         }
     }
 

@@ -1,4 +1,5 @@
 #if os(Linux)
+import Glibc
 import Sesame
 
 /// Shows Sesame's prompt on the controlling terminal (`/dev/tty`), never on
@@ -15,6 +16,8 @@ import Sesame
 /// at once.
 public final class TerminalPresenter: PromptPresenter, AppAccessPresenter {
     private let terminal: TerminalDevice
+    /// The device it was opened on.
+    let path: String
 
     /// Opens the controlling terminal.
     ///
@@ -24,6 +27,20 @@ public final class TerminalPresenter: PromptPresenter, AppAccessPresenter {
     public init?(path: String = "/dev/tty") {
         guard let terminal = TerminalDevice(path: path) else { return nil }
         self.terminal = terminal
+        self.path = path
+    }
+
+    /// Whether this process is in the terminal's foreground now: only then
+    /// does nobody else (a shell at its prompt) read the keys typed there.
+    var isInForeground: Bool {
+        let group = tcgetpgrp(terminal.descriptor)
+        return group > 0 && group == getpgrp()
+    }
+
+    /// The terminal's device path (`/dev/pts/N`), for saying where a prompt appears.
+    var devicePath: String {
+        guard path == "/dev/tty", let name = ttyname(terminal.descriptor) else { return path }
+        return String(cString: name)
     }
 
     public func begin(_ prompt: AuthenticationPrompt) async {

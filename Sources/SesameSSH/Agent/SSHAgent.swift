@@ -59,7 +59,7 @@ public final class SSHAgent: Sendable {
 
     private let sources: [any SSHKeySource]
     private let configuration: Configuration
-    private let makeContext: @Sendable () -> AuthenticationContext
+    private let makeContext: @Sendable (SSHAgentConnection) -> AuthenticationContext
     private let state = Locked(State())
     /// One prompt at a time, in arrival order: two clients never race for
     /// the one fingerprint reader or the one terminal.
@@ -74,13 +74,32 @@ public final class SSHAgent: Sendable {
     ///   - clock: The clock for unlock delays (lifetimes are the sources', judged by their clocks).
     ///   - makeContext: A context for each signature's prompt (its presenter,
     ///     reuse window and interaction rules are the caller's).
-    public init(
+    public convenience init(
         sources: [any SSHKeySource], configuration: Configuration = Configuration(), clock: any AuthenticationClock = SystemClock(),
         makeContext: @escaping @Sendable () -> AuthenticationContext
     ) {
+        self.init(sources: sources, configuration: configuration, clock: clock, contextForClient: { _ in makeContext() })
+    }
+
+    /// An agent that asks each client where that client is: a shared agent
+    /// never prompts on a terminal it did not get from the asking client.
+    ///
+    /// - Parameters:
+    ///   - sources: Where the keys are; `ssh-add` adds to the first.
+    ///   - configuration: Where refusals are reported.
+    ///   - clock: The clock for unlock delays.
+    ///   - contextForClient: A context for one request of a connection,
+    ///     whose presenter reaches that connection's client
+    ///     (``SSHAgentConnection/clientProcess``,
+    ///     ``SSHAgentConnection/connectedAt``), or that refuses interaction
+    ///     saying nobody could be asked.
+    public init(
+        sources: [any SSHKeySource], configuration: Configuration = Configuration(), clock: any AuthenticationClock = SystemClock(),
+        contextForClient: @escaping @Sendable (SSHAgentConnection) -> AuthenticationContext
+    ) {
         self.sources = sources
         self.configuration = configuration
-        self.makeContext = makeContext
+        self.makeContext = contextForClient
         lock = AgentLock(clock: clock)
     }
 
@@ -120,7 +139,7 @@ public final class SSHAgent: Sendable {
         case .sign(let keyBlob, let data, let flags):
             return try await sign(data, keyBlob: keyBlob, flags: flags, on: connection)
         case .addIdentity(let key, let comment, let constraints):
-            return try await add(key, comment: comment, constraints: constraints)
+            return try await add(key, comment: comment, constraints: constraints, on: connection)
         case .removeIdentity(let keyBlob):
             guard !lock.isLocked, try await servedKeys().contains(where: { $0.blob == keyBlob }) else { return .failure }
             state.withLock { _ = $0.hidden.insert(keyBlob) }
@@ -198,12 +217,18 @@ public final class SSHAgent: Sendable {
         }
         let makeContext = makeContext
         let signed = try await prompts.run { () async throws -> SSHAgentResponse in
-            let context = makeContext()
+            let context = makeContext(connection)
             guard connection.begin(context) else { return .failure }
             defer { connection.end() }
             let reason = Self.reason(for: data, key: key, hops: connection.hopChain, forwarded: connection.isForwarded, client: connection.client)
             // The key's stored constraints (confirmation, lifetime) are enforced by its source (SPEC D8).
-            return .signature(try await source.sign(data, with: key, rsaScheme: rsaScheme, reason: reason, context: context))
+            do {
+                return .signature(try await source.sign(data, with: key, rsaScheme: rsaScheme, reason: reason, context: context))
+            } catch let error as VaultError where error.status == .interactionNotAllowed {
+                // The log says nobody was asked, and why: never "cancelled by the user".
+                guard let why = context.nobodyToAsk else { throw error }
+                throw Refusal(reason: "\(key.displayName) needs the owner, and nobody could be asked: \(why)")
+            }
         }
         // nil: the connection ended while waiting for its turn; nobody was asked.
         return signed ?? .failure
@@ -252,9 +277,10 @@ public final class SSHAgent: Sendable {
 
     /// Hands the key to the first source; the source keeps its
     /// constraints or refuses it (SPEC D8).
-    private func add(_ key: SSHAgentKey, comment: String, constraints: [SSHAgentConstraint]) async throws -> SSHAgentResponse {
+    private func add(_ key: SSHAgentKey, comment: String, constraints: [SSHAgentConstraint],
+                     on connection: SSHAgentConnection) async throws -> SSHAgentResponse {
         guard !lock.isLocked, let blob = SSHKeyEncoding.publicKeyBlob(key.publicKey), let source = sources.first else { return .failure }
-        try await source.add(key, comment: comment, constraints: constraints, context: makeContext())
+        try await source.add(key, comment: comment, constraints: constraints, context: makeContext(connection))
         state.withLock { _ = $0.hidden.remove(blob) }
         return .success
     }

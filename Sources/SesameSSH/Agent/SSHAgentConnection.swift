@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -32,6 +35,23 @@ public final class SSHAgentConnection: Sendable {
     ///   the prompt's text.
     public init(clientProcess: Int32? = nil) {
         self.clientProcess = clientProcess.flatMap { $0 > 0 ? $0 : nil }
+        connectedAt = Self.bootTimeNow()
+    }
+
+    /// When the connection already existed, as `CLOCK_BOOTTIME`
+    /// nanoseconds (taken when it was accepted): a process that started
+    /// later than this only reused ``clientProcess``'s pid, and is neither
+    /// named nor asked on its terminal.
+    public let connectedAt: UInt64
+
+    private static func bootTimeNow() -> UInt64 {
+        #if os(Linux)
+        var now = timespec()
+        guard clock_gettime(CLOCK_BOOTTIME, &now) == 0 else { return 0 }
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        #else
+        return 0
+        #endif
     }
 
     /// The connected program as the prompt names it: its name as the kernel

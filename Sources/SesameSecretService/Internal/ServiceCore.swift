@@ -195,7 +195,8 @@ actor ServiceCore {
     /// Who sent a call. What it unlocks belongs to its unique bus name,
     /// which the bus assigns and never reuses (SPEC D10, "for the caller").
     func caller(of request: DBusRequest) -> SecretServiceCaller {
-        SecretServiceCaller(busName: request.sender, pid: request.senderPID, executable: nil, app: request.senderApp)
+        SecretServiceCaller(busName: request.sender, pid: request.senderPID, executable: nil, app: request.senderApp,
+                            connectedBy: request.senderConnectedBy)
     }
 
     /// A client left the bus: its sessions close, its prompt objects are dismissed

@@ -16,6 +16,9 @@ struct PromptObject: Sendable {
     /// only it hears its `Completed`.
     let owner: String
     let ownerPID: Int32
+    /// When the client's connection existed (`CLOCK_BOOTTIME`, ns), for
+    /// finding its terminal without trusting a reused pid.
+    var ownerConnectedBy: UInt64 = 0
     /// The client's app (SPEC D13) when it asked; `nil` when unknown.
     let ownerApp: AppIdentity?
     /// Exactly what the prompt opens, once each: the items named and the

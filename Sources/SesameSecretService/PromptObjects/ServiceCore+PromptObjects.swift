@@ -47,7 +47,8 @@ extension ServiceCore {
         guard !locked.isEmpty else { return [.objectPaths(unlocked), .objectPath("/")] }
         try admitPromptObject(for: request.sender)
         nextPromptObject += 1
-        promptObjects[nextPromptObject] = PromptObject(owner: request.sender, ownerPID: request.senderPID, ownerApp: request.senderApp, items: locked,
+        promptObjects[nextPromptObject] = PromptObject(owner: request.sender, ownerPID: request.senderPID,
+                                                            ownerConnectedBy: request.senderConnectedBy, ownerApp: request.senderApp, items: locked,
                                             collections: collections, alreadyUnlocked: unlocked)
         return [.objectPaths(unlocked), .objectPath(SecretObject.promptObjectPath(nextPromptObject))]
     }
@@ -100,7 +101,8 @@ extension ServiceCore {
         let store = self.store
         let items = prompt.items
         // The opening is the prompt's client's alone (SPEC D10).
-        let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil, app: prompt.ownerApp)
+        let caller = SecretServiceCaller(busName: prompt.owner, pid: prompt.ownerPID, executable: nil, app: prompt.ownerApp,
+                                         connectedBy: prompt.ownerConnectedBy)
         let task = Task { try await store.authenticate(items, reason: reason, for: caller) }
         promptObjects[number]?.task = task
         let outcome = await task.result

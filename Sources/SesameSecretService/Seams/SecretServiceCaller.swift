@@ -19,16 +19,22 @@ public struct SecretServiceCaller: Sendable, Hashable {
     /// user. `nil` when unknown: the process could not be read, or may not
     /// be the one that connected (its pid reused).
     public var app: AppIdentity?
+    /// A `CLOCK_BOOTTIME` reading (ns) by which its connection existed; 0
+    /// when unknown. Where to ask it (its terminal) is read only from a
+    /// process that started by then, never from a later one given its pid.
+    public var connectedBy: UInt64 = 0
 
     /// - Parameters:
     ///   - busName: Unique bus name.
     ///   - pid: Process id, 0 when unknown.
     ///   - executable: Path of its program.
     ///   - app: Its app, `nil` when unknown.
-    public init(busName: String, pid: Int32, executable: String?, app: AppIdentity? = nil) {
+    ///   - connectedBy: When its connection existed (`CLOCK_BOOTTIME`, ns); 0 when unknown.
+    public init(busName: String, pid: Int32, executable: String?, app: AppIdentity? = nil, connectedBy: UInt64 = 0) {
         self.busName = busName
         self.pid = pid
         self.executable = executable
         self.app = app
+        self.connectedBy = connectedBy
     }
 }

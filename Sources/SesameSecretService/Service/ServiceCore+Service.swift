@@ -125,7 +125,8 @@ extension ServiceCore {
     /// Reads and seals one item's secret as a `(oayays)` Secret struct.
     func readSecret(_ id: SecretServiceItemID, session: TransportSession, request: DBusRequest) async throws -> DBusValue {
         let caller = SecretServiceCaller(busName: request.sender, pid: request.senderPID,
-                                         executable: ProcessExecutable.path(of: request.senderPID), app: request.senderApp)
+                                         executable: ProcessExecutable.path(of: request.senderPID), app: request.senderApp,
+                                         connectedBy: request.senderConnectedBy)
         // The store refuses a locked item itself (its contract: never prompts).
         let secret = try await store.secret(of: id, for: caller)
         let sealed: (parameters: SecretBytes, value: SecretBytes)

@@ -32,7 +32,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     private let vault: Vault
     private let defaultAccessControl: AccessControl
     private let unlockDuration: Duration
-    private let makeContext: @Sendable () -> AuthenticationContext
+    private let makeContext: @Sendable (SecretServiceCaller?) -> AuthenticationContext
     /// What a client's Unlock opened: exactly these items, on this context, until then.
     private struct Opening {
         let context: AuthenticationContext
@@ -70,10 +70,28 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         vault: Vault, defaultAccessControl: AccessControl, unlockDuration: Duration = .seconds(60),
         makeContext: @escaping @Sendable () -> AuthenticationContext
     ) {
+        self.init(vault: vault, defaultAccessControl: defaultAccessControl, unlockDuration: unlockDuration, contextForCaller: { _ in makeContext() })
+    }
+
+    /// A store that asks each caller where that caller is (its terminal,
+    /// else a dialog, else nobody): a shared service never prompts on a
+    /// terminal it did not get from the asking client.
+    ///
+    /// - Parameters:
+    ///   - vault: An open vault.
+    ///   - defaultAccessControl: What `CreateItem` gives a new item.
+    ///   - unlockDuration: How long an `Unlock` opens its items.
+    ///   - contextForCaller: A new context whose presenter reaches the
+    ///     caller (`nil`: no particular caller), or that refuses
+    ///     interaction saying nobody could be asked.
+    public init(
+        vault: Vault, defaultAccessControl: AccessControl, unlockDuration: Duration = .seconds(60),
+        contextForCaller: @escaping @Sendable (SecretServiceCaller?) -> AuthenticationContext
+    ) {
         self.vault = vault
         self.defaultAccessControl = defaultAccessControl
         self.unlockDuration = min(max(unlockDuration, .seconds(1)), Self.maximumUnlockDuration)
-        self.makeContext = makeContext
+        self.makeContext = contextForCaller
     }
 
     // MARK: Collections and aliases
@@ -201,8 +219,8 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     }
 
     public func authenticate(_ items: [SecretServiceItemID], reason: String, for caller: SecretServiceCaller) async throws {
-        // A new context for each Unlock: what it authorises lasts unlockDuration, no longer.
-        let context = makeContext()
+        // A new context for each Unlock, asking where this caller is: what it authorises lasts unlockDuration, no longer.
+        let context = makeContext(caller)
         context.askingApp = caller.app
         // SPEC D13: an item another app made asks the owner first, naming both apps.
         for item in items {
@@ -270,7 +288,7 @@ public actor VaultSecretServiceStore: SecretServiceStore {
     /// scan satisfies (no reuse window): what an item no prompt opened for
     /// this caller is judged on (SPEC D10).
     private func lockedContext(for caller: SecretServiceCaller? = nil) -> AuthenticationContext {
-        let context = makeContext()
+        let context = makeContext(caller)
         context.reuseDuration = 0
         // Whose items these are is judged by the caller's app (SPEC D13).
         context.askingApp = caller?.app

@@ -43,4 +43,21 @@ struct DesktopDialogTests {
         // The dialog names the secret in the glossary's words (issue 47).
         #expect(log.contains("SETDESC Enter your vault passcode.") && log.contains("SETPROMPT Vault passcode:") && log.contains("GETPIN"), "\(log)")
     }
+
+    @Test("SPEC A3, A10: a pinentry that cannot show its dialog (Inappropriate ioctl for device) is exit 10, nobody asked, never 5 (cancelled)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-curses"), "needs pinentry-curses"))
+    func pinentryWithoutTerminal() async throws {
+        let home = try VaultHome()
+        defer { home.remove() }
+        let created = try await home.sesame(["init", "--passcode-only", "--scrypt-log2n", "10", "--passcode-fd", "3", "--no-interaction"],
+                                            secret: VaultHome.passcode)
+        try #require(created.status == 0, "\(created.stderr)")
+        // A text pinentry chosen on a desktop, started where it has no terminal: setsid leaves sesame none either.
+        let environment = home.environment.merging(["PINENTRY": "/usr/bin/pinentry-curses", "DISPLAY": ":99"]) { $1 }
+        let listed = try await SesameBinary.run(["--wait", SesameBinary.url.path, "ls"], environment: environment, stdin: Data(),
+                                                executable: URL(fileURLWithPath: "/usr/bin/setsid"))
+        #expect(listed.status == 10, "\(listed.stderr)")
+        #expect(listed.stderr.contains("nobody could be asked") && listed.stderr.contains("Inappropriate ioctl for device")
+                && !listed.stderr.contains("cancelled"), "\(listed.stderr)")
+    }
 }

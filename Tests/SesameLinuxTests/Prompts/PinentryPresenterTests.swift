@@ -132,13 +132,23 @@ struct PinentryPresenterTests {
         #expect(PinentryPresenter.findProgram(environment: ["PINENTRY": "/opt/x/pinentry", "PATH": "/usr/bin"]) == "/opt/x/pinentry")
     }
 
-    @Test("SPEC G: a pinentry that dies mid-protocol is an error, not a crash; the seam then cancels")
+    @Test("SPEC A3, G: a pinentry that dies mid-protocol is an error, not a crash; the seam then says nobody was asked, not Cancel")
     func diesMidProtocol() async throws {
         let fake = try FakePinentry(getpin: "pass", before: "if command == b\"SETDESC\": sys.exit(3)")
         let presenter = try PinentryPresenter(program: fake.program)
         await presenter.begin(Self.prompt)
         await #expect(throws: PinentryError.self) { try await presenter.ask(Self.request) }
-        guard case .cancelled = await presenter.requestSecret(Self.request) else { Issue.record("not cancelled"); return }
+        guard case .notShown = await presenter.requestSecret(Self.request) else { Issue.record("not 'nobody was asked'"); return }
+    }
+
+    @Test("SPEC A3, G: the real pinentry-curses without a terminal (Inappropriate ioctl for device) asked nobody: not a Cancel",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-curses"), "needs pinentry-curses"))
+    func noTerminalIsNotCancel() async throws {
+        let presenter = try PinentryPresenter(program: "/usr/bin/pinentry-curses")
+        await presenter.begin(Self.prompt)
+        let entry = await presenter.requestSecret(Self.request)
+        guard case .notShown(let why) = entry else { Issue.record("expected nobody asked, got \(entry)"); return }
+        #expect(why.contains("Inappropriate ioctl for device"), "\(why)")
     }
 
     @Test("SPEC A5: a pinentry that stops reading fails the exchange with a clear error, raises no SIGPIPE and leaves the process's SIGPIPE disposition alone")

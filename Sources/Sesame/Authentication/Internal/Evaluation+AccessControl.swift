@@ -129,6 +129,7 @@ extension Evaluation {
     private func askForApplicationPassword() async throws(AuthenticationError) {
         try requireInteraction()
         let entry = await prompt.requestSecret(SecretRequest(kind: .applicationPassword, prompt: "Enter the application password"))
+        if case .notShown(let why) = entry { throw Self.nobodyAsked(why) }
         guard case .entered(let password) = entry else {
             throw Task.isCancelled ? .appCancel : .userCancel
         }

@@ -79,13 +79,20 @@ extension Evaluation {
         try requireInteraction()
         try await passcodeAttempts { () async throws(AuthenticationError) -> PasscodeVerification in
             let entry = await prompt.requestSecret(SecretRequest(kind: .appPasscode, prompt: "Enter the app passcode"))
+            if case .notShown(let why) = entry { throw Self.nobodyAsked(why) }
             guard case .entered(let passcode) = entry else { return .cancelled }
             return await verifier.verify(passcode)
         }
     }
 
+    /// A prompt that could not be shown: `notInteractive`, saying nobody
+    /// could be asked and why, never the owner's Cancel.
+    static func nobodyAsked(_ why: String) -> AuthenticationError {
+        AuthenticationError(.notInteractive, reason: UnavailableReason(.nobodyToAsk, "nobody could be asked: \(why)"))
+    }
+
     func requireInteraction() throws(AuthenticationError) {
-        if settings.interactionNotAllowed || !prompt.canAskForSecrets { throw .notInteractive }
+        if settings.interactionNotAllowed || !prompt.canAskForSecrets { throw settings.notInteractive }
         try checkCancellation()
     }
 
@@ -104,6 +111,9 @@ extension Evaluation {
                 throw Task.isCancelled ? .appCancel : .userCancel
             case .delayed(let until):
                 throw AuthenticationError(.authenticationFailed, retryAfter: until)
+            case .unavailable(let reason) where reason.kind == .nobodyToAsk:
+                // The password prompt could not be shown: nobody was asked.
+                throw AuthenticationError(.notInteractive, reason: reason)
             case .unavailable(let reason):
                 throw AuthenticationError(.passcodeNotSet, reason: reason)
             }

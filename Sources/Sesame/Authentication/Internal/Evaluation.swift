@@ -16,6 +16,14 @@ struct Evaluation: Sendable {
         /// Empty means hidden (SPEC A5).
         var fallbackTitle: String
         var interactionNotAllowed: Bool
+        /// Why nobody could be asked, when that is why interaction is not allowed.
+        var nobodyToAsk: String? = nil
+
+        /// `notInteractive`, saying why when nobody could be asked: a
+        /// refusal nobody saw is not the owner's Cancel.
+        var notInteractive: AuthenticationError {
+            AuthenticationError(.notInteractive, reason: nobodyToAsk.map { UnavailableReason(.nobodyToAsk, "nobody could be asked: \($0)") })
+        }
     }
 
     let context: AuthenticationContext
@@ -126,7 +134,7 @@ struct Evaluation: Sendable {
     func biometricPrompt(fallback fallbackTitle: String) async throws(AuthenticationError) -> BiometricOutcome {
         let state = try await checkBiometrics()
         if try await withinReuseWindow(state.domainState) { return .matched }
-        guard !settings.interactionNotAllowed else { throw .notInteractive }
+        guard !settings.interactionNotAllowed else { throw settings.notInteractive }
         try checkCancellation()
         guard let sensor = authenticators.sensor else { throw .biometryNotAvailable }
 

@@ -33,3 +33,41 @@ enum ProcessStat {
         return nanoseconds / second * ticksPerSecond + nanoseconds % second * ticksPerSecond / second
     }
 }
+
+extension ProcessStat {
+    /// Where a process stands on its terminal, from `/proc/PID/stat`.
+    struct TerminalFields: Sendable, Hashable {
+        /// Its process group (field 5).
+        var processGroup: Int32
+        /// Its controlling terminal's device number (field 7; 0: none).
+        var terminal: UInt32
+        /// The terminal's foreground process group (field 8; -1: none).
+        var foregroundGroup: Int32
+
+        /// Whether the process is in its terminal's foreground: the one
+        /// group the terminal gives keystrokes to, so a prompt there is
+        /// read by nobody else (a shell waiting for its job reads nothing).
+        var isInForeground: Bool { terminal != 0 && processGroup > 0 && foregroundGroup == processGroup }
+    }
+
+    /// Fields 5, 7 and 8 of the `stat` text of process `pid`, counted from
+    /// the last `)` as ``startTime(fromStat:pid:)`` counts them.
+    /// - Returns: `nil` unless the text starts with `pid (` and the fields
+    ///   are decimal numbers.
+    static func terminalFields(fromStat bytes: [UInt8], pid: Int32) -> TerminalFields? {
+        let prefix = Array("\(pid) (".utf8)
+        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close >= prefix.count else { return nil }
+        let fields = bytes[(close + 1)...].split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
+        guard fields.count >= 6 else { return nil }
+        func number(_ index: Int) -> Int64? {
+            let field = fields[index]
+            guard field.count <= 20 else { return nil }
+            return Int64(String(decoding: field, as: UTF8.self))
+        }
+        guard let group = number(2), let terminal = number(4), let foreground = number(5),
+              let processGroup = Int32(exactly: group), let device = UInt32(exactly: terminal),
+              let foregroundGroup = Int32(exactly: foreground) else { return nil }
+        return TerminalFields(processGroup: processGroup, terminal: device, foregroundGroup: foregroundGroup)
+    }
+}

@@ -18,6 +18,9 @@ final class ServerState {
         /// connection's, and a later exec in its process does not change it.
         var app: AppIdentity?
         var appResolved = false
+        /// When the connection was known to exist, kept from the first call
+        /// (where to ask its process is judged by it too).
+        var connectedBy: UInt64 = 0
     }
 
     private(set) var bus: OpaquePointer?
@@ -140,13 +143,15 @@ final class ServerState {
             return 1
         }
         guard let handler else { return 0 }
-        let request = DBusRequest(
-            sender: sender, senderPID: peer.pid, senderUID: peer.uid, senderApp: app(of: sender, peer),
+        let app = app(of: sender, peer)
+        var request = DBusRequest(
+            sender: sender, senderPID: peer.pid, senderUID: peer.uid, senderApp: app,
             path: sesame_sdbus_message_get_path(message).map { String(cString: $0) } ?? "",
             interface: sesame_sdbus_message_get_interface(message).map { String(cString: $0) } ?? "",
             member: sesame_sdbus_message_get_member(message).map { String(cString: $0) } ?? "",
             signature: sesame_sdbus_message_get_signature(message).map { String(cString: $0) } ?? "",
             arguments: arguments)
+        request.senderConnectedBy = peers[sender]?.connectedBy ?? 0
         nextCall += 1
         let id = nextCall
         pending[id] = sesame_sdbus_message_ref(message)
@@ -173,7 +178,9 @@ final class ServerState {
     /// (a caller of another uid is never looked at).
     private func app(of sender: String, _ peer: Peer) -> AppIdentity? {
         if peer.appResolved { return peer.app }
-        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectionTimes.connectedBy(sender))
+        let connectedBy = connectionTimes.connectedBy(sender)
+        let app = ProcessApp.identify(pid: peer.pid, connectedBy: connectedBy)
+        peers[sender]?.connectedBy = connectedBy
         peers[sender]?.app = app
         peers[sender]?.appResolved = true
         connectionTimes.forget(sender)

@@ -18,6 +18,8 @@ final class PAMConversationBridge: Sendable {
         case shown
         case userCancelled
         case taskCancelled
+        /// The prompt could not be shown: nobody was asked.
+        case notShown(String)
     }
 
     /// What happened during the conversation, read once PAM has returned.
@@ -26,6 +28,8 @@ final class PAMConversationBridge: Sendable {
         var taskCancelled = false
         /// The user cancelled a secret request.
         var userCancelled = false
+        /// Why a secret request could not be shown, when it could not.
+        var notShown: String?
         /// The user entered something PAM cannot take (a NUL byte): answered
         /// with a conversation error, so PAM fails and the entry is rejected.
         var invalidEntry = false
@@ -115,6 +119,7 @@ final class PAMConversationBridge: Sendable {
                 switch await conversation.requestSecret(prompt: text, echo: echo) {
                 case .entered(let secret): .secret(secret)
                 case .cancelled: .userCancelled
+                case .notShown(let why): .notShown(why)
                 }
             }
             switch outcome {
@@ -127,6 +132,9 @@ final class PAMConversationBridge: Sendable {
                 return SESAME_PAM_SUCCESS
             case .userCancelled:
                 state.withLock { $0.record.userCancelled = true }
+                return SESAME_PAM_CONV_ERR
+            case .notShown(let why):
+                state.withLock { $0.record.notShown = why }
                 return SESAME_PAM_CONV_ERR
             case .shown, .taskCancelled:
                 return SESAME_PAM_CONV_ERR

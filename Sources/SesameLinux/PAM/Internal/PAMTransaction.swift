@@ -81,6 +81,10 @@ struct PAMTransaction: Sendable {
         if record.taskCancelled || record.userCancelled {
             return Result(verification: .cancelled)
         }
+        // Nobody saw the password prompt: not a wrong password, not a Cancel.
+        if let why = record.notShown {
+            return Result(verification: .unavailable(UnavailableReason(.nobodyToAsk, "nobody could be asked: \(why)")))
+        }
         if record.invalidEntry {
             return Result(verification: .rejected)
         }
