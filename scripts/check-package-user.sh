@@ -123,7 +123,7 @@ step "4b. /dev/uhid is not a new user's: setup passkey refuses, naming the group
 status=0
 $sesame setup passkey 2>"$HOME/passkey-setup.err" || status=$?
 [ "$status" = 7 ] || fail "setup passkey without /dev/uhid exited $status: $(cat "$HOME/passkey-setup.err")"
-grep -q "not in the sesame-uhid group.*fix: .*sudo usermod -aG sesame-uhid $USER" "$HOME/passkey-setup.err" \
+grep -q "not in the sesame-uhid group.*fix: as root.*usermod -aG sesame-uhid $USER" "$HOME/passkey-setup.err" \
     || fail "setup passkey did not name the command that opts the user in: $(cat "$HOME/passkey-setup.err")"
 [ ! -e "$HOME/.local/state/sesame/setup/passkey.json" ] || fail "setup passkey recorded a role it refused"
 case "$(status_of passkeys)" in "warning | "*"usermod -aG sesame-uhid $USER"*) ;; *) fail "doctor's passkeys check: $(status_of passkeys)" ;; esac
