@@ -89,7 +89,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
             #if os(Linux)
             DaemonLog.keepRefusals(of: "ssh-agent", environment: environment)
             let (machine, vault, _) = try await options.daemon()
-            // Each request asks where its client is: that client's terminal, else a dialog, else nobody (issue 47).
+            // Each request asks where its client is: that client's terminal, else a dialog, else nobody; a shell that shares the agent never gets another's prompt.
             let context = options.clientContext(machine)
             let agent = SSHAgent(
                 sources: [VaultKeySource(vault: vault, service: service, addedKeyAccessControl: try KeyAccessArgument.parse(addAccess))],

@@ -118,7 +118,7 @@ struct Doctor: Sendable {
     }
 
     /// Where the agent and the Secret Service will ask in this session
-    /// (issue 47): a program run in this shell on its terminal, else in a
+    /// (the person asks from where the program runs): a program run in this shell on its terminal, else in a
     /// dialog, else nobody; and what a program without a terminal gets.
     private func prompts() -> DoctorCheck {
         #if os(Linux)

@@ -21,7 +21,7 @@ enum AccessWarning {
         #if os(Linux)
         // The reader and PAM are there, yet nothing here can ask for them (a
         // text session without a terminal in the foreground, no display):
-        // the agent and the Secret Service would refuse it at once (issue 47).
+        // the agent and the Secret Service would refuse it at once, rather than wait for a finger nobody was asked for.
         guard !control.userFactors.isEmpty, case .nobody(let why) = Machine.promptInThisSession().place else { return nil }
         return "\(what) is stored, but its access (\(AccessArgument.describe(control))) cannot be given here: nobody could be asked (\(why)). "
             + "Using it fails until a program asks from a terminal it runs in the foreground of, or a display; `sesame doctor` says more"

@@ -77,7 +77,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
     /// desktop notification), else nobody, saying why.
     private func makeStore() async throws -> any SecretServiceStore {
         let (machine, vault, _) = try await options.daemon()
-        // Each Unlock asks where its caller is: its terminal, else a dialog, else nobody (issue 47).
+        // Each Unlock asks where its caller is: its terminal, else a dialog, else nobody; never the terminal of the shell that started the service.
         let context = options.clientContext(machine)
         return VaultSecretServiceStore(
             vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds),

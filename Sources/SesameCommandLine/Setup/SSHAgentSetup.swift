@@ -50,7 +50,7 @@ struct SSHAgentSetup: SetupRole {
         sayWhereItAsks(steps)
     }
 
-    /// Where the agent will ask in this session (issue 47): on the asking
+    /// Where the agent will ask in this session: on the asking
     /// program's terminal, in a dialog, or nobody, so a text session learns
     /// before the first refused signature.
     private func sayWhereItAsks(_ steps: SetupSteps) {

@@ -25,7 +25,8 @@ enum PresenterChoice {
     /// notification unless pinentry shows the prompt itself.
     ///
     /// `$GPG_TTY` is dropped: in a service it names the shell that started
-    /// it, whose prompt would share the keys typed for pinentry (issue 47).
+    /// it, whose shell would share the keys typed for pinentry (and keep a
+    /// typed password in its history).
     /// A presenter the caller made itself (a password read from a
     /// descriptor) is kept as it is.
     static func service(terminal given: (any PromptPresenter)?, environment: [String: String]) -> (any PromptPresenter)? {
