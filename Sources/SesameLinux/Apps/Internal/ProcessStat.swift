@@ -10,15 +10,20 @@ enum ProcessStat {
     /// - Returns: `nil` unless the text starts with `pid (` and field 22 is a
     ///   decimal number.
     static func startTime(fromStat bytes: [UInt8], pid: Int32) -> UInt64? {
-        let prefix = Array("\(pid) (".utf8)
-        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close >= prefix.count else { return nil }
-        let fields = bytes[(close + 1)...].split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
         // Field 3 (the state) is the first after the name: field 22 is the 20th.
-        guard fields.count >= 20 else { return nil }
+        guard let fields = fieldsAfterName(bytes, pid: pid), fields.count >= 20 else { return nil }
         let field = fields[19]
         guard !field.isEmpty, field.count <= 20, field.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return UInt64(String(decoding: field, as: UTF8.self))
+    }
+
+    /// The fields after the command name (field 3 first), or `nil` unless
+    /// the text starts with `pid (`.
+    static func fieldsAfterName(_ bytes: [UInt8], pid: Int32) -> [ArraySlice<UInt8>]? {
+        let prefix = Array("\(pid) (".utf8)
+        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close >= prefix.count else { return nil }
+        return bytes[(close + 1)...].split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
     }
 
     /// `nanoseconds` as whole clock ticks, rounded down as the kernel
@@ -55,11 +60,7 @@ extension ProcessStat {
     /// - Returns: `nil` unless the text starts with `pid (` and the fields
     ///   are decimal numbers.
     static func terminalFields(fromStat bytes: [UInt8], pid: Int32) -> TerminalFields? {
-        let prefix = Array("\(pid) (".utf8)
-        guard bytes.count > prefix.count, Array(bytes.prefix(prefix.count)) == prefix,
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close >= prefix.count else { return nil }
-        let fields = bytes[(close + 1)...].split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") })
-        guard fields.count >= 6 else { return nil }
+        guard let fields = fieldsAfterName(bytes, pid: pid), fields.count >= 6 else { return nil }
         func number(_ index: Int) -> Int64? {
             let field = fields[index]
             guard field.count <= 20 else { return nil }
