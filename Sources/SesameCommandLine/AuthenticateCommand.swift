@@ -103,6 +103,8 @@ extension CommandFailure {
             } else {
                 self.init(status: .authenticationFailed, message: error.message)
             }
+        case .systemCancel where error.reason?.kind == .sessionLocked:
+            self.init(status: .sessionLocked, message: error.message)
         case .userCancel, .appCancel, .systemCancel, .userFallback:
             self.init(status: .cancelled, message: error.message)
         case .biometryLockout:

@@ -137,12 +137,35 @@ extension AuthenticationContext {
         }
         // invalidate() ran between makeEvaluation and here: cancel as it would have.
         if id == nil { task.cancel() }
+        let lockedDuring = watchSessionLock(cancelling: task)
         let result = await withTaskCancellationHandler {
             await task.value
         } onCancel: {
             task.cancel()
         }
+        lockedDuring?.watcher.cancel()
         if let id { shared.withLock { _ = $0.running.removeValue(forKey: id) } }
+        // The system took the prompt away, not the app and not the owner (SPEC A3, D14).
+        if case .failure = result, let state = lockedDuring?.state.withLock({ $0 }) {
+            throw AuthenticationError(.systemCancel, reason: UnavailableReason(.sessionLocked, "the session is \(state.summary)"))
+        }
         return try result.get()
+    }
+
+    /// Cancels `task` when the session locks or the machine begins to sleep
+    /// (SPEC D14); the state that did it is kept for the error.
+    private func watchSessionLock<Value>(
+        cancelling task: Task<Value, Never>
+    ) -> (watcher: Task<Void, Never>, state: Locked<SessionLockState?>)? {
+        guard let monitor = authenticators.sessionLock else { return nil }
+        let seen = Locked<SessionLockState?>(nil)
+        let watcher = Task {
+            for await state in monitor.states() where state.isLocked {
+                seen.withLock { $0 = state }
+                task.cancel()
+                return
+            }
+        }
+        return (watcher, seen)
     }
 }

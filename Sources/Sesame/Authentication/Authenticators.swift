@@ -47,6 +47,13 @@ public struct Authenticators: Sendable {
     /// is refused, saying nobody could be asked.
     public var appAccess: (any AppAccessPresenter)?
 
+    /// Whether the owner's session is locked (SPEC D14): `whenUnlocked…`
+    /// items are refused while it is, and a lock ends the reuse window and
+    /// cancels a prompt that is showing (`systemCancel`). `nil` observes no
+    /// lock, which Sesame treats as unlocked (the rule where no session
+    /// manager answers); `SesameLinux` sets logind's.
+    public var sessionLock: (any SessionLockMonitor)?
+
     /// Bundles the backends.
     ///
     /// - Parameters:
@@ -64,6 +71,7 @@ public struct Authenticators: Sendable {
     ///   - app: Which app this process is (SPEC D13); `nil` for an unknown one.
     ///   - appAccess: Asks the owner when the app wants an item another app
     ///     made; `nil` refuses such items.
+    ///   - sessionLock: Whether the owner's session is locked; `nil` observes none.
     public init(
         appName: String,
         sensor: (any BiometricSensor)? = nil,
@@ -75,7 +83,8 @@ public struct Authenticators: Sendable {
         backoff: BackoffSchedule = .standard,
         reuseWindow: (any ReuseWindowStore)? = nil,
         app: AppIdentity? = nil,
-        appAccess: (any AppAccessPresenter)? = nil
+        appAccess: (any AppAccessPresenter)? = nil,
+        sessionLock: (any SessionLockMonitor)? = nil
     ) {
         self.appName = appName
         self.sensor = sensor
@@ -88,5 +97,6 @@ public struct Authenticators: Sendable {
         self.reuseWindow = reuseWindow
         self.app = app
         self.appAccess = appAccess
+        self.sessionLock = sessionLock
     }
 }

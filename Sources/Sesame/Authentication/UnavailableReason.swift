@@ -31,6 +31,9 @@ public struct UnavailableReason: Sendable, Hashable, Codable, CustomStringConver
         /// the foreground, no display): nobody could be asked, which is not
         /// a Cancel.
         case nobodyToAsk
+        /// The owner's session locked, or the machine began to sleep, while
+        /// the prompt showed (SPEC D14): the system took the prompt away.
+        case sessionLocked
     }
 
     /// The stable category.

@@ -44,6 +44,9 @@ public struct VaultError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The authentication failure behind this error, if any.
     public let authenticationError: AuthenticationError?
+    /// The session's state, when the item's class refused it because the
+    /// session is locked (SPEC D14); the status is then `interactionNotAllowed`.
+    public internal(set) var sessionLock: SessionLockState?
 
     /// Creates an error.
     ///

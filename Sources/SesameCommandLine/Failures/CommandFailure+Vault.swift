@@ -10,6 +10,16 @@ extension CommandFailure {
             self.init(status: .lockedOut, message: error.message)
             return
         }
+        if error.sessionLock != nil {
+            // Not a prompt nobody could see: the item's class refused it (SPEC D14).
+            self.init(status: .sessionLocked, message: error.message)
+            return
+        }
+        if let authentication = error.authenticationError, authentication.code == .systemCancel,
+           authentication.reason?.kind == .sessionLocked {
+            self.init(authentication)
+            return
+        }
         if let authentication = error.authenticationError, authentication.code == .biometryLockout {
             self.init(authentication)
             return

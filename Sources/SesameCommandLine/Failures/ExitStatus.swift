@@ -14,6 +14,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case notInteractive = 10
     case invalidName = 11
     case untrusted = 12
+    case sessionLocked = 13
 
     /// What the status means, for `sesame help exit-codes`.
     var meaning: String {
@@ -31,6 +32,7 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
         case .notInteractive: "not interactive: a prompt was needed but --no-interaction was given, or nobody could be asked (no terminal in the foreground, no display)"
         case .invalidName: "invalid name: a service, name or label holds a control character (ESC, a newline, ...); nothing was stored"
         case .untrusted: "untrusted: a socket, its folder or the program serving it is another user's or another program's; nothing was sent to it"
+        case .sessionLocked: "session locked: the item is readable only while your session is unlocked (or after the first unlock since boot), or the session locked while a prompt showed; unlock it and try again"
         }
     }
 }

@@ -66,6 +66,8 @@ extension Evaluation {
             record.biometricLockout = false
         }
         await authenticators.sensor?.devicePasscodeDidAuthenticate()
+        // The owner proved who they are: `afterFirstUnlock` items open from now on (SPEC D14).
+        await authenticators.sessionLock?.recordOwnerAuthentication()
     }
 
     static func attemptRecordFailure(_ error: any Error) -> AuthenticationError {

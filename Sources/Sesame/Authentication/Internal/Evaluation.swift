@@ -223,6 +223,12 @@ struct Evaluation: Sendable {
 
     func withinReuseWindow(_ domainState: DomainState?) async throws(AuthenticationError) -> Bool {
         guard settings.reuseDuration > 0 else { return false }
+        // A lock ends the window (SPEC D14): a process that missed the
+        // signal still sees the session locked now, and ends it for all.
+        if let monitor = authenticators.sessionLock, await monitor.state().isLocked {
+            try? await authenticators.reuseWindow?.clear()
+            return false
+        }
         let last: ReuseWindowEntry
         if let store = authenticators.reuseWindow {
             // A store that cannot be read (keyctl blocked, a damaged token)
@@ -254,6 +260,7 @@ struct Evaluation: Sendable {
         // The scan matched whatever happens here; a success not kept only
         // means the next evaluation prompts.
         try? await store?.recordSuccess(domainState: domainState)
+        await authenticators.sessionLock?.recordOwnerAuthentication()
     }
 
     private func recordBiometricFailure() async throws(AuthenticationError) -> AttemptRecord {

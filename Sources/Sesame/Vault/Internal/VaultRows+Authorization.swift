@@ -23,6 +23,7 @@ extension VaultRows {
         if row.commitment?.isEmpty == true, wrappings.allSatisfy({ $0.factors.contains(.biometryCurrentSet) }) {
             throw Self.invalidated(row)
         }
+        try await admitSessionLock(accessibility, name: row.name)
         let context = context ?? vault.makeContext()
         // SPEC D13: another app's item asks the owner before its access control does.
         try await admitApp(row, operation: .read, context: context, mayAsk: true)
