@@ -159,10 +159,12 @@ extension AuthenticationContext {
     ) -> (watcher: Task<Void, Never>, state: Locked<SessionLockState?>)? {
         guard let monitor = authenticators.sessionLock else { return nil }
         let seen = Locked<SessionLockState?>(nil)
+        let authenticators = authenticators
         let watcher = Task {
-            for await state in monitor.states() where state.isLocked {
+            for await state in monitor.states() where state.endsGracePeriods {
                 seen.withLock { $0 = state }
                 task.cancel()
+                await authenticators.endReuseWindow()
                 return
             }
         }

@@ -10,6 +10,8 @@ public struct TestMachine: Sendable {
     public let appPasscode: SimulatedPasscode
     public let presenter: RecordingPresenter
     public let clock: ManualClock
+    /// The owner's session: unlocked until the test locks it (SPEC D14).
+    public let sessionLock: SimulatedSessionLock
     public let authenticators: Authenticators
 
     /// - Parameters:
@@ -20,6 +22,7 @@ public struct TestMachine: Sendable {
     ///   - withSensor: `false` for a machine without a sensor.
     ///   - attempts: Where attempt counts are kept (in memory by default).
     ///   - clock: The clock delays and reuse windows are measured on.
+    ///   - sessionLock: The owner's session; unlocked by default.
     public init(
         sensor: SimulatedSensor = SimulatedSensor(),
         devicePasscode: String? = "device-1234",
@@ -27,13 +30,15 @@ public struct TestMachine: Sendable {
         presenter: RecordingPresenter = RecordingPresenter(),
         withSensor: Bool = true,
         attempts: any AttemptStore = InMemoryAttemptStore(),
-        clock: ManualClock = ManualClock()
+        clock: ManualClock = ManualClock(),
+        sessionLock: SimulatedSessionLock = SimulatedSessionLock()
     ) {
         self.sensor = sensor
         self.devicePasscode = SimulatedPasscode(devicePasscode)
         self.appPasscode = SimulatedPasscode(appPasscode)
         self.presenter = presenter
         self.clock = clock
+        self.sessionLock = sessionLock
         authenticators = Authenticators(
             appName: "Sesame Tests",
             sensor: withSensor ? sensor : nil,
@@ -41,7 +46,8 @@ public struct TestMachine: Sendable {
             appPasscode: self.appPasscode,
             presenter: presenter,
             clock: clock,
-            attempts: attempts
+            attempts: attempts,
+            sessionLock: sessionLock
         )
     }
 

@@ -226,7 +226,7 @@ struct Evaluation: Sendable {
         // A lock ends the window (SPEC D14): a process that missed the
         // signal still sees the session locked now, and ends it for all.
         if let monitor = authenticators.sessionLock, await monitor.state().isLocked {
-            try? await authenticators.reuseWindow?.clear()
+            await authenticators.endReuseWindow()
             return false
         }
         let last: ReuseWindowEntry
