@@ -108,6 +108,7 @@ struct SSHAgentCommand: AsyncParsableCommand {
                 throw CommandFailure(status: .failure, message: "\(error)")
             }
             StandardError.write("sesame ssh-agent: listening on \(server.path.isEmpty ? "the socket systemd passed" : server.path)\n")
+            SessionLockWatch.start(vault.authenticators, daemon: "ssh-agent")
             while true { try await Task.sleep(for: .seconds(3600)) }
             #else
             throw CommandFailure(status: .notAvailable, message: "sesame ssh-agent runs on Linux; on macOS use the Secure Enclave through SesameApple")

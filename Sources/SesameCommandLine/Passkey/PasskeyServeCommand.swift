@@ -42,6 +42,7 @@ struct PasskeyServeCommand: AsyncParsableCommand {
             let accessControl = try await newPasskeyAccessControl(machine.authenticators)
             let authenticator = CTAP2Authenticator(store: VaultPasskeyStore(vault: vault, accessControl: accessControl),
                                                    aaguid: CTAP2Authenticator.sesameAAGUID) { context() }
+            SessionLockWatch.start(vault.authenticators, daemon: "passkey") { _ in await authenticator.sessionLocked() }
             do {
                 if let hidSocket {
                     let server = try HIDReportSocketServer(path: VaultOpeningOptions.resolve(hidSocket))

@@ -57,7 +57,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             throw CommandFailure(status: .notAvailable, message: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set (or pass --bus-address)")
         }
         DaemonLog.keepRefusals(of: "secret-service", environment: environment)
-        let store = try await makeStore()
+        let (store, authenticators) = try await makeStore()
         let server: SecretServiceServer
         do {
             server = try await SecretServiceServer.start(store: store, address: address, replace: replace,
@@ -66,6 +66,7 @@ struct SecretServiceCommand: AsyncParsableCommand {
             throw CommandFailure(status: .notAvailable, message: error.message)
         }
         StandardError.write("sesame: serving \(SecretServiceServer.busName) as \(server.uniqueName)\n")
+        SessionLockWatch.start(authenticators, daemon: "secret-service") { _ in await server.sessionLocked() }
         StartupPages.release()
         let reason = await server.waitUntilFinished()
         await server.stop()
@@ -75,13 +76,14 @@ struct SecretServiceCommand: AsyncParsableCommand {
     /// The account's vault as the server's store, with each caller asked
     /// where it is: its terminal, else a dialog (pinentry, askpass, with a
     /// desktop notification), else nobody, saying why.
-    private func makeStore() async throws -> any SecretServiceStore {
+    private func makeStore() async throws -> (any SecretServiceStore, Authenticators) {
         let (machine, vault, _) = try await options.daemon()
         // Each Unlock asks where its caller is: its terminal, else a dialog, else nobody; never the terminal of the shell that started the service.
         let context = options.clientContext(machine)
-        return VaultSecretServiceStore(
+        let store = VaultSecretServiceStore(
             vault: vault, defaultAccessControl: try Self.accessControl(defaultAccess), unlockDuration: .seconds(unlockSeconds),
             contextForCaller: { caller in context(caller.flatMap { $0.pid > 0 ? $0.pid : nil }, caller?.connectedBy ?? 0) })
+        return (store, vault.authenticators)
     }
 
     private static func accessControl(_ text: String) throws -> AccessControl {

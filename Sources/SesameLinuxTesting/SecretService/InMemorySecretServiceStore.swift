@@ -229,6 +229,12 @@ public actor InMemorySecretServiceStore: SecretServiceStore {
         return locked
     }
 
+    public func sessionLocked() async -> [SecretServiceItemID] {
+        let opened = entries.filter { !$0.value.openFor.isEmpty }.keys
+        for item in opened { entries[item]?.openFor = [] }
+        return Array(opened)
+    }
+
     public func callerLeft(_ caller: SecretServiceCaller) async {
         callersLeft.append(caller)
         for item in entries.keys { entries[item]?.openFor.remove(caller.busName) }

@@ -177,6 +177,16 @@ public actor CTAP2Authenticator {
         return nil
     }
 
+    /// The owner's session locked, or the machine began to sleep (SPEC D14):
+    /// the pinUvAuthToken and getNextAssertion's authorised state end now,
+    /// so nothing the owner verified before the lock is used after it. A
+    /// client asks for a new token, and the owner is asked again.
+    public func sessionLocked() {
+        token?.context.invalidate()
+        token = nil
+        endAssertions()
+    }
+
     /// Forgets getNextAssertion's state and its authorised context.
     func endAssertions() {
         if let pendingAssertions, pendingAssertions.ownsContext { pendingAssertions.context.invalidate() }

@@ -110,4 +110,9 @@ struct RoutingStore: SecretServiceStore {
     func callerLeft(_ caller: SecretServiceCaller) async {
         await backing.callerLeft(caller)
     }
+
+    func sessionLocked() async -> [SecretServiceItemID] {
+        // The session collection's items never need the owner: nothing of theirs is opened.
+        await backing.sessionLocked()
+    }
 }

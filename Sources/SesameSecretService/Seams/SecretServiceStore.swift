@@ -151,6 +151,13 @@ public protocol SecretServiceStore: Sendable {
     /// - Throws: ``SecretServiceStoreError``.
     func lock(_ items: [SecretServiceItemID]) async throws -> [SecretServiceItemID]
 
+    /// The owner's session locked, or the machine began to sleep (SPEC D14):
+    /// every client's opening ends at once, as a `Lock` of everything.
+    /// Never prompts.
+    /// - Returns: The items whose opening ended, so their `Locked` change
+    ///   can be announced.
+    func sessionLocked() async -> [SecretServiceItemID]
+
     /// The client left the bus: what it opened closes. Its unique name is
     /// never given to another connection, so this frees memory; it also
     /// ends the opening at once rather than at the end of its duration.

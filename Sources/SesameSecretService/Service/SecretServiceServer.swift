@@ -92,6 +92,14 @@ public final class SecretServiceServer: Sendable {
         await core.openPromptObjectCount
     }
 
+    /// Ends every client's openings because the owner's session locked
+    /// (SPEC D14), announcing each item that is locked again. Run it from
+    /// `Authenticators.endGracePeriods(atEachLock:)` for as long as the
+    /// server serves.
+    public func sessionLocked() async {
+        await core.sessionLocked()
+    }
+
     /// Closes the connection; sessions and pending prompts end with it.
     public func stop() async {
         await bus.stop()

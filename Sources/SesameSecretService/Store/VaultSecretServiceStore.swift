@@ -269,6 +269,13 @@ public actor VaultSecretServiceStore: SecretServiceStore {
         return locked
     }
 
+    public func sessionLocked() async -> [SecretServiceItemID] {
+        let ended = openings.values.joined()
+        for opening in ended { opening.context.invalidate() }
+        openings = [:]
+        return Array(Set(ended.flatMap(\.items))).sorted { ($0.collection, $0.item) < ($1.collection, $1.item) }
+    }
+
     public func callerLeft(_ caller: SecretServiceCaller) async {
         for opening in openings.removeValue(forKey: caller.busName) ?? [] { opening.context.invalidate() }
     }
