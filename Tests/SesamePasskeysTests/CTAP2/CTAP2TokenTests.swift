@@ -43,6 +43,22 @@ struct CTAP2TokenTests {
         #expect(await harness.store.prompts == [prompt])
     }
 
+    @Test("SPEC D14, P1: a session lock ends the token at once: the client must get a new one, and the owner is asked again")
+    func lockEndsToken() async throws {
+        let harness = CTAP2Harness()
+        let platform = try await PlatformPinUvAuth(number: 2, harness: harness)
+        let token = try #require(try await platform.token(permissions: 0x01, rpID: "example.com", harness: harness).token)
+        await harness.authenticator.sessionLocked()
+        var parameters = CTAP2Harness.makeCredential()
+        parameters[8] = .bytes(platform.authenticate(key: token, CTAP2Harness.clientDataHash))
+        parameters[9] = 2
+        #expect(try await harness.send(0x01, parameters).status == 0x33)
+        let fresh = try #require(try await platform.token(permissions: 0x01, rpID: "example.com", harness: harness).token)
+        parameters[8] = .bytes(platform.authenticate(key: fresh, CTAP2Harness.clientDataHash))
+        #expect(try await harness.send(0x01, parameters).status == 0)
+        #expect(await harness.store.prompts.count == 2)
+    }
+
     @Test("P1: a token not used within 30 s expires, and its presence counts 30 s: later the owner is asked again")
     func tokenTimers() async throws {
         let harness = CTAP2Harness()
