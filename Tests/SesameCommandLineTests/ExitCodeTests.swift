@@ -15,7 +15,7 @@ struct ExitCodeTests {
         defer { home.remove() }
         let page = try await SesameBinary.run(["help", "exit-codes"], environment: home.environment.merging(["COLUMNS": "500"]) { $1 })
         let table = try String(contentsOf: Self.guide, encoding: .utf8)
-        for code in 0...12 {
+        for code in 0...13 {
             let line = try #require(page.stdout.split(separator: "\n").first { $0.hasPrefix("  \(code)\t") }, "help lacks \(code)")
             let meaning = line.dropFirst("  \(code)\t".count)
             #expect(table.contains("| \(code) | `") && table.contains("| \(meaning) |"), "cli.md's row \(code) should say: \(meaning)")

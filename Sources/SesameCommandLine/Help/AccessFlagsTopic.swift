@@ -26,7 +26,10 @@ struct AccessFlagsTopic: HelpTopicCommand {
 
             --accessibility says when an item may be read and whether it leaves the machine: \
             when-unlocked (default), after-first-unlock, and their -this-device-only forms, which \
-            `sesame export` leaves out.
+            `sesame export` leaves out. A when-unlocked item is refused (exit 13) while logind says your \
+            session is locked or the machine is going to sleep; an after-first-unlock item needs one unlock \
+            or authentication since boot, and suits jobs that run while you are away. Where no session \
+            manager answers (a container), nothing can lock: `sesame status` says "not observed".
             """,
         shouldDisplay: false
     )

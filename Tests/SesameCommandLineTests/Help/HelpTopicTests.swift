@@ -12,7 +12,8 @@ struct HelpTopicTests {
         #expect(page.status == 0, "\(page.stderr)")
         for (code, words) in [(0, "ok"), (1, "error"), (2, "usage"), (3, "no such item"), (4, "authentication failed"),
                               (5, "cancelled"), (6, "locked out"), (7, "not available"), (8, "item invalidated"),
-                              (9, "vault damaged"), (10, "not interactive"), (11, "invalid name"), (12, "untrusted")] {
+                              (9, "vault damaged"), (10, "not interactive"), (11, "invalid name"), (12, "untrusted"),
+                              (13, "session locked")] {
             #expect(page.stdout.contains("  \(code)\t\(words)"), "exit \(code)")
         }
     }
