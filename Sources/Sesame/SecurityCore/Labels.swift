@@ -96,6 +96,9 @@ package enum Labels {
     package static let keyringReuseMagic = "SRW1"
     /// The prefix of the reuse-window key's description; the app name follows (SesameLinux).
     package static let kernelKeyringReusePrefix = "sesame:reuse:"
+    /// The prefix of the session marks' descriptions in the kernel keyring
+    /// ("unlocked", "lock-seen" follow); their payload is the boot id (SesameLinux).
+    package static let kernelKeyringSessionMarkPrefix = "sesame:session:"
 
     /// A label as bytes.
     static func bytes(_ label: String) -> [UInt8] { Array(label.utf8) }

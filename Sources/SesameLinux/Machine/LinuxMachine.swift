@@ -24,6 +24,8 @@ import Sesame
 /// - the reuse window in the kernel user keyring (``KernelKeyringReuseWindowStore``),
 ///   named for Sesame rather than for the app, so a match in `sesame` serves
 ///   the app and the other way round ( ``reuseWindow`` says where it is kept);
+/// - the owner's session lock from logind (``LogindSessionLock``), which
+///   `whenUnlocked…` items and every grace period obey (SPEC D14);
 /// - the TPM at ``tcti`` for vaults whose device key is sealed to it
 ///   (``TPMDeviceKeySealer``);
 /// - a prompt on the terminal, only when standard input is one
@@ -68,8 +70,9 @@ public struct LinuxMachine: Sendable {
     ///   - presenter: Shows prompts; ``defaultPresenter()`` by default, which
     ///     is `nil` (never prompt) when standard input is not a terminal.
     ///   - environment: Where `SESAME_VAULT`, `SESAME_TPM_TCTI`,
-    ///     `XDG_STATE_HOME`/`XDG_DATA_HOME`/`HOME` and `SESAME_REUSE_SCOPE`
-    ///     are read; the process's by default.
+    ///     `XDG_STATE_HOME`/`XDG_DATA_HOME`/`HOME`, `SESAME_REUSE_SCOPE`,
+    ///     `DBUS_SYSTEM_BUS_ADDRESS` and `XDG_SESSION_ID` are read; the
+    ///     process's by default.
     /// - Throws: `PAMPasscodeVerifier.ConfigurationError` when `pamService`
     ///   is not a valid service name.
     public init(
@@ -97,6 +100,7 @@ public struct LinuxMachine: Sendable {
         // fallback, as it outlives reboots.
         authenticators.reuseWindow = Self.reuseWindowStore(environment: environment)
         authenticators.deviceKeySealer = TPMDeviceKeySealer(tcti: tcti)
+        authenticators.sessionLock = LogindSessionLock(.init(environment: environment))
         self.authenticators = authenticators
     }
 
