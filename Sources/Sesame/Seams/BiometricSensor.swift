@@ -23,8 +23,22 @@ public protocol BiometricSensor: Sendable {
     /// Tells the sensor that the device passcode just succeeded, so a sensor
     /// with its own lockout may lift it (SPEC A4). The default does nothing.
     func devicePasscodeDidAuthenticate() async
+
+    /// An element each time the sensor's state may have changed (a finger
+    /// enrolled, the reader or its service gone or back), as the backend
+    /// reports it: never polled. ``AuthenticationEnvironment`` reads
+    /// ``currentState()`` again at each. The default reports nothing and
+    /// ends at once: a backend without change notices is read again only
+    /// when another part of the environment changes.
+    ///
+    /// - Returns: The notices; the sequence ends when the caller stops iterating.
+    func stateChanges() -> AsyncStream<Void>
 }
 
 extension BiometricSensor {
     public func devicePasscodeDidAuthenticate() async {}
+
+    public func stateChanges() -> AsyncStream<Void> {
+        AsyncStream { $0.finish() }
+    }
 }

@@ -18,8 +18,14 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: "The vault is described without unlocking it: its key slots and how many items it holds."
     )
 
-    @Flag(help: "Print the report as JSON.")
+    @Flag(help: "Print the report as JSON (with --watch: one object per line).")
     var json = false
+
+    @Flag(help: ArgumentHelp(
+        "Print the authentication state once, then a line each time it changes, until interrupted.",
+        discussion: "Fingerprint available, enrolled or locked out (with the enrolment's domain state), login password set, session locked: "
+            + "each change as fprintd and logind announce it, never polled."))
+    var watch = false
 
     @Option(help: "The PAM service that checks the login password.")
     var pamService = "sesame"
@@ -30,6 +36,10 @@ struct StatusCommand: AsyncParsableCommand {
     var vaultPath: String?
 
     func run() async throws {
+        if watch {
+            await StatusWatch.run(AuthenticationEnvironment(try Machine.command(pamService: pamService).authenticators), json: json)
+            return
+        }
         let report = await StatusReport.gather(machine: try Machine.command(pamService: pamService), vaultPath: VaultOpeningOptions.resolve(vaultPath))
         if json {
             let encoder = JSONEncoder()

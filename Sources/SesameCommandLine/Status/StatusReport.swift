@@ -60,6 +60,8 @@ struct StatusReport: Encodable {
     var vault: VaultSection
     var reuse: ReuseSection
     var tpm: TPMSection
+    /// The owner's session lock; `nil` where nothing observes it.
+    var session: SessionSection?
 
     static func gather(machine: Machine, vaultPath: String) async -> StatusReport {
         let authenticators = machine.authenticators
@@ -117,7 +119,7 @@ struct StatusReport: Encodable {
         return StatusReport(fingerprint: fingerprint, devicePasscode: devicePasscode, appPasscode: appPasscode, attempts: attempts,
                             vault: await vaultSection(at: vaultPath, machine: machine),
                             reuse: await reuseSection(machine, domainState: currentDomainState, fingerprintReady: fingerprint.state == .ready),
-                            tpm: await tpmSection(machine))
+                            tpm: await tpmSection(machine), session: await sessionSection(machine))
     }
 
     var text: String {
@@ -157,6 +159,7 @@ struct StatusReport: Encodable {
         vaultText(row)
         tpmText(row)
         reuseText(row)
+        sessionText(row)
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -56,4 +56,22 @@ public struct FprintdSensor: BiometricSensor {
     public func claim() async throws(BiometricSensorError) -> any BiometricClaim {
         try await FprintdClaim.begin(configuration)
     }
+
+    /// A notice when an enrolment ends (`EnrollStatus` with its last
+    /// result, from any program's enrolment) and when fprintd comes or goes
+    /// on the bus. fprintd announces no deletion: a deleted finger shows
+    /// with the next notice of any part of the environment.
+    ///
+    /// - Returns: The notices; they end when the bus cannot be reached.
+    public func stateChanges() -> AsyncStream<Void> {
+        let signals = DBusSignalStream.signals(address: configuration.systemBusAddress, rules: FprintdBus.changeRules,
+                                               name: FprintdBus.threadName)
+        return AsyncStream { continuation in
+            let task = Task {
+                for await signal in signals where FprintdBus.isStateChange(signal) { continuation.yield() }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }

@@ -63,6 +63,21 @@ enum FprintdBus {
         ]
     }
 
+    /// Signals after which the sensor's state may differ: any device's
+    /// `EnrollStatus` (done only at its last), fprintd leaving or coming.
+    static let changeRules = [
+        "type='signal',interface='\(deviceInterface)',member='EnrollStatus'",
+        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(service)'",
+    ]
+
+    /// Whether `signal` ends an enrolment or is fprintd's name changing hands.
+    static func isStateChange(_ signal: DBusSignal) -> Bool {
+        if signal.member == "NameOwnerChanged" { return true }
+        // EnrollStatus(s result, b done): only the last one changes what is enrolled.
+        guard signal.member == "EnrollStatus", let arguments = signal.arguments, arguments.count == 2 else { return false }
+        return arguments[1].booleanValue == true
+    }
+
     /// Releases whatever the claim holds, ignoring errors: it runs on every
     /// exit path, including after the device vanished. The connection closes
     /// right after.
