@@ -33,6 +33,9 @@ public final class SimulatedSensor: BiometricSensor {
 
     let state: Locked<State>
     let scans = Mailbox<ScanEvent>()
+    /// The watchers of ``stateChanges()``, told of every change from the menu.
+    private let watchers = Locked([Int: AsyncStream<Void>.Continuation]())
+    private let nextWatcher = Locked(0)
     private let identity: String
 
     enum ScanEvent: Sendable {
@@ -59,6 +62,7 @@ public final class SimulatedSensor: BiometricSensor {
     ///
     /// - Parameter name: E.g. "left-thumb".
     public func enrol(_ name: String) {
+        defer { noticeChange() }
         state.withLock { state in
             state.enrolled.insert(name)
             state.generation += 1
@@ -69,6 +73,7 @@ public final class SimulatedSensor: BiometricSensor {
     ///
     /// - Parameter name: The enrolled name.
     public func unenrol(_ name: String) {
+        defer { noticeChange() }
         state.withLock { state in
             if state.enrolled.remove(name) != nil { state.generation += 1 }
         }
@@ -76,6 +81,7 @@ public final class SimulatedSensor: BiometricSensor {
 
     /// Removes every enrolled biometric.
     public func unenrolAll() {
+        defer { noticeChange() }
         state.withLock { state in
             state.enrolled.removeAll()
             state.generation += 1
@@ -94,11 +100,13 @@ public final class SimulatedSensor: BiometricSensor {
     ///
     /// - Parameter lockedOut: Whether the sensor refuses to scan.
     public func setLockedOut(_ lockedOut: Bool) {
+        defer { noticeChange() }
         state.withLock { $0.lockedOut = lockedOut }
     }
 
     /// Unplugs the sensor; a scan in progress fails with "disconnected".
     public func unplug() {
+        defer { noticeChange() }
         let waiting = state.withLock { state in
             state.unplugged = true
             return state.activeClaims > 0
@@ -108,6 +116,7 @@ public final class SimulatedSensor: BiometricSensor {
 
     /// Plugs the sensor back in.
     public func plugIn() {
+        defer { noticeChange() }
         state.withLock { $0.unplugged = false }
         scans.removeAll()
     }
@@ -117,6 +126,23 @@ public final class SimulatedSensor: BiometricSensor {
     /// - Parameter busy: Whether claims fail with "device busy".
     public func setBusy(_ busy: Bool) {
         state.withLock { $0.busy = busy }
+    }
+
+    /// A notice for each change made through the menu (enrolment, lockout,
+    /// unplugging), as fprintd's signals are for ``AuthenticationEnvironment``.
+    public func stateChanges() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = nextWatcher.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        watchers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [watchers] _ in _ = watchers.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    private func noticeChange() {
+        for watcher in watchers.withLock({ Array($0.values) }) { watcher.yield() }
     }
 
     // MARK: Observations
