@@ -93,7 +93,33 @@ struct Doctor: Sendable {
             checks.append(DoctorCheck("pam", .warning, pam.reason ?? "no PAM service",
                                       fix: Self.asRoot("printf 'auth required pam_unix.so\\naccount required pam_unix.so\\n' > /etc/pam.d/\(pamService)")))
         }
+        if let session = report.session { checks.append(Self.sessionCheck(session)) }
         return checks
+    }
+
+    /// Whether the session's lock is observed (SPEC D14): logind answers,
+    /// the owner's session is found, and its locker was seen to set the hint.
+    private static func sessionCheck(_ session: StatusReport.SessionSection) -> DoctorCheck {
+        var facts = ["condition": session.condition, "unlockedSinceBoot": session.unlockedSinceBoot ? "yes" : "no"]
+        facts["session"] = session.session
+        facts["lockSeenSinceBoot"] = session.lockSeenSinceBoot.map { $0 ? "yes" : "no" }
+        switch session.condition {
+        case "unobserved":
+            return DoctorCheck("session", .warning, "the screen lock is not observed (\(session.detail)): when-unlocked items are readable "
+                + "whether or not a screen is locked", facts: facts)
+        case "noSession":
+            return DoctorCheck("session", .warning, "\(session.detail): when-unlocked items are refused here, as at a locked screen",
+                               fix: "read them from a process of your login session, or store them with --accessibility after-first-unlock",
+                               facts: facts)
+        default:
+            var detail = "logind session \(session.session ?? "?"): \(session.locked ? "locked" : "unlocked") (\(session.detail))"
+            switch session.lockSeenSinceBoot {
+            case true?: detail += "; the screen locker was seen to set LockedHint this boot"
+            case false?: detail += "; no screen lock seen yet this boot (a locker that never sets LockedHint leaves when-unlocked items readable)"
+            case nil: break
+            }
+            return DoctorCheck("session", .ok, detail, facts: facts)
+        }
     }
 
     // MARK: What the roles stand on

@@ -106,4 +106,30 @@ struct SessionLockCommandTests {
         #expect(refused.status == 13, "\(refused.stderr)")
         #expect(refused.stderr.contains("no session"), "\(refused.stderr)")
     }
+
+    @Test("D14, G: doctor says whether the lock is observed: the session found, whether the locker was seen to set LockedHint; not observed without logind")
+    func doctor() async throws {
+        let logind = try await FakeLogind.start()
+        defer { logind.stop() }
+        try await logind.addSession("2")
+        let (home, environment) = try place(logind)
+        defer { home.remove() }
+        let doctor = { () async throws -> SetupCommandTests.Check? in
+            try SetupCommandTests.check("session", try await SesameBinary.run(["doctor", "--json"], environment: environment).stdout)
+        }
+        let before = try #require(try await doctor())
+        #expect(before.status == "ok")
+        #expect((before.detail ?? "").hasPrefix("logind session 2: unlocked"), "\(before.detail ?? "")")
+        #expect((before.detail ?? "").contains("no screen lock seen yet this boot"), "\(before.detail ?? "")")
+        try await logind.lock("2")
+        let locked = try #require(try await doctor())
+        #expect((locked.detail ?? "").hasPrefix("logind session 2: locked"), "\(locked.detail ?? "")")
+        #expect((locked.detail ?? "").contains("seen to set LockedHint"), "\(locked.detail ?? "")")
+
+        let (bare, bareEnvironment) = try place(nil)
+        defer { bare.remove() }
+        let unobserved = try #require(try SetupCommandTests.check("session", try await SesameBinary.run(["doctor", "--json"], environment: bareEnvironment).stdout))
+        #expect(unobserved.status == "warning")
+        #expect((unobserved.detail ?? "").contains("not observed"), "\(unobserved.detail ?? "")")
+    }
 }

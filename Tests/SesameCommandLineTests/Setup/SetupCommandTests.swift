@@ -155,6 +155,7 @@ struct SetupCommandTests {
         var check: String
         var status: String
         var fix: String?
+        var detail: String?
         var facts: [String: String]?
     }
 
