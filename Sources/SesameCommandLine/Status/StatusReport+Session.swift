@@ -19,17 +19,26 @@ extension StatusReport {
         /// Whether a screen lock was seen since boot (the locker sets
         /// `LockedHint`); `nil` where it is not kept.
         var lockSeenSinceBoot: Bool?
+
+        init(_ state: SessionLockState, lockSeenSinceBoot: Bool? = nil) {
+            condition = state.condition.rawValue
+            locked = state.isLocked
+            unlockedSinceBoot = state.unlockedSinceBoot
+            session = state.session
+            detail = state.detail
+            self.lockSeenSinceBoot = lockSeenSinceBoot
+        }
     }
 
     static func sessionSection(_ machine: Machine) async -> SessionSection? {
         guard let monitor = machine.authenticators.sessionLock else { return nil }
+        // The state first: reading a lock is what marks it seen.
         let state = await monitor.state()
         var lockSeen: Bool?
         #if os(Linux)
         lockSeen = (monitor as? LogindSessionLock)?.lockSeenSinceBoot()
         #endif
-        return SessionSection(condition: state.condition.rawValue, locked: state.isLocked, unlockedSinceBoot: state.unlockedSinceBoot,
-                              session: state.session, detail: state.detail, lockSeenSinceBoot: lockSeen)
+        return SessionSection(state, lockSeenSinceBoot: lockSeen)
     }
 
     func sessionText(_ row: (String, String) -> Void) {

@@ -28,18 +28,10 @@ enum StatusWatch {
             var reason: String?
         }
 
-        struct Session: Encodable {
-            var condition: String
-            var locked: Bool
-            var unlockedSinceBoot: Bool
-            var session: String?
-            var detail: String
-        }
-
         var time: Date
         var biometry: Biometry
         var devicePasscodeSet: Bool
-        var session: Session?
+        var session: StatusReport.SessionSection?
     }
 
     static func run(_ environment: AuthenticationEnvironment, json: Bool) async {
@@ -67,13 +59,12 @@ extension StatusWatch.Line {
         self.biometry = Biometry(
             available: biometry.isAvailable, enrolled: biometry.enrolled, lockedOut: biometry.isLockedOut,
             biometryType: biometry.biometryType.rawValue,
-            domainState: biometry.domainState.map { $0.bytes.prefix(4).map { String(format: "%02x", $0) }.joined() },
+            domainState: biometry.domainState.map { state in
+                state.bytes.prefix(4).map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+            },
             reasonCode: biometry.unavailableReason?.kind.rawValue, reason: biometry.unavailableReason?.detail)
         devicePasscodeSet = state.isDevicePasscodeSet
-        session = state.session.map {
-            Session(condition: $0.condition.rawValue, locked: $0.isLocked, unlockedSinceBoot: $0.unlockedSinceBoot,
-                    session: $0.session, detail: $0.detail)
-        }
+        session = state.session.map { StatusReport.SessionSection($0) }
     }
 
     /// "fingerprint ready (right-index-finger), login password set, session unlocked (…)".

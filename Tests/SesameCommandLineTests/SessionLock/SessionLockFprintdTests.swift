@@ -17,40 +17,9 @@ import Testing
     .enabled(if: LockAndStatusCommandTests.keyringAvailable, "keyctl is blocked here (container?): there is no window to reuse")
 )
 struct SessionLockFprintdTests {
-    private struct Place {
-        let harness: FprintdHarness
-        let logind: FakeLogind
-        let home: VaultHome
-        var environment: [String: String]
-
-        func stop() {
-            home.remove()
-            logind.stop()
-            harness.stop()
-        }
-    }
-
-    private func start() async throws -> Place {
-        let harness = try await FprintdHarness.start()
-        let logind: FakeLogind
-        do {
-            logind = try await FakeLogind.start(systemBusAddress: harness.systemBusAddress)
-            try await logind.addSession("2")
-            try await harness.enrol(finger: "right-index-finger", scanID: "owner")
-        } catch {
-            harness.stop()
-            throw error
-        }
-        let home = try VaultHome(systemBus: harness.systemBusAddress)
-        var environment = home.environment
-        environment["XDG_SESSION_ID"] = "2"
-        environment["SESAME_REUSE_SCOPE"] = UUID().uuidString
-        return Place(harness: harness, logind: logind, home: home, environment: environment)
-    }
-
     @Test("D14, A6: the agent's --reuse grant ends at Lock and at PrepareForSleep(true): ssh-keygen -Y sign asks for the finger again")
     func agentReuseEndsAtLock() async throws {
-        let place = try await start()
+        let place = try await SessionLockPlace.start()
         defer { place.stop() }
         try await place.home.createVault()
         let created = try await SesameBinary.run(
@@ -105,7 +74,7 @@ struct SessionLockFprintdTests {
 
     @Test("D14, A3: a lock while the finger is being asked for cancels the prompt: exit 13, saying the session locked")
     func lockCancelsPrompt() async throws {
-        let place = try await start()
+        let place = try await SessionLockPlace.start()
         defer { place.stop() }
         try await place.home.createVault()
         let put = try await SesameBinary.run(["put", "token", "--access", "biometry-any", "--no-interaction"],

@@ -42,21 +42,15 @@ struct SessionLockSecretServiceTests {
 
     @Test("D14, D10: an item a client opened is locked again at the session's lock; the client's next read is refused")
     func lockEndsOpenings() async throws {
-        let harness = try await FprintdHarness.start()
-        defer { harness.stop() }
-        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
-        let logind = try await FakeLogind.start(systemBusAddress: harness.systemBusAddress)
-        defer { logind.stop() }
-        try await logind.addSession("2")
-        let place = try VaultHome(systemBus: harness.systemBusAddress)
-        defer { place.remove() }
-        try await place.createVault()
+        let place = try await SessionLockPlace.start()
+        defer { place.stop() }
+        let (harness, logind) = (place.harness, place.logind)
+        try await place.home.createVault()
         let bus = try await PrivateSessionBus.start()
         defer { bus.stop() }
 
         var environment = place.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        environment["XDG_SESSION_ID"] = "2"
         let server = try TerminalSession(
             arguments: ["secret-service", "--default-access", "biometry-any", "--unlock-seconds", "300"], environment: environment)
         defer { server.process.terminate() }
@@ -65,7 +59,7 @@ struct SessionLockSecretServiceTests {
         let stored = try await SecretTool.run(bus, ["store", "--label=Mail", "service", "mail-example"], input: "owner's value")
         #expect(stored.status == 0, "\(stored.output)")
 
-        let opened = place.file("opened")
+        let opened = place.home.file("opened")
         async let output = bus.run(TestPython.path, ["-c", Self.client, opened])
         do {
             // The item is secret-tool's: the server asks whether python may have it, then for the finger.

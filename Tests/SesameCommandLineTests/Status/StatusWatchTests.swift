@@ -33,17 +33,9 @@ struct StatusWatchTests {
 
     @Test("A8, D14: status --watch --json prints the state, then one object per change: a finger enrolled, the session locked, unlocked, going to sleep")
     func watch() async throws {
-        let harness = try await FprintdHarness.start()
-        defer { harness.stop() }
-        try await harness.enrol(finger: "right-index-finger", scanID: "owner")
-        let logind = try await FakeLogind.start(systemBusAddress: harness.systemBusAddress)
-        defer { logind.stop() }
-        try await logind.addSession("2")
-        let home = try VaultHome(systemBus: harness.systemBusAddress)
-        defer { home.remove() }
-        var environment = home.environment
-        environment["XDG_SESSION_ID"] = "2"
-        environment["SESAME_REUSE_SCOPE"] = UUID().uuidString
+        let place = try await SessionLockPlace.start()
+        defer { place.stop() }
+        let (harness, logind, environment) = (place.harness, place.logind, place.environment)
 
         let watching = try TerminalSession(arguments: ["status", "--watch", "--json"], environment: environment)
         defer { watching.process.terminate() }
