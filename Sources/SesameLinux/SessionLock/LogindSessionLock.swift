@@ -16,7 +16,7 @@ import Sesame
 /// the first of the user's sessions.
 ///
 /// - One-shot reads (``state()``) cost a connection to the system bus and
-///   three calls; where the standard system bus socket does not exist they
+///   three calls (the caller's session, its `LockedHint`, `PreparingForSleep`); where the standard system bus socket does not exist they
 ///   cost one `stat` and answer ``SessionLockState/Condition-swift.enum/unobserved``.
 /// - While a ``states()`` sequence is iterated (a daemon watching for
 ///   locks), ``state()`` answers from the latest value it saw: logind's
@@ -97,9 +97,9 @@ public struct LogindSessionLock: SessionLockMonitor {
                 client throws(DBusError) in
                 let timeout = configuration.timeoutMicroseconds
                 var facts = LogindFacts()
-                facts.session = try LogindBus.ownerSession(client, sessionID: configuration.sessionID, uid: configuration.uid,
-                                                           timeout: timeout)
-                if let session = facts.session { facts.lockedHint = try LogindBus.lockedHint(client, session, timeout: timeout) }
+                let owner = try LogindBus.ownerSession(client, sessionID: configuration.sessionID, uid: configuration.uid, timeout: timeout)
+                facts.session = owner?.0
+                facts.lockedHint = owner?.locked ?? false
                 facts.sleeping = LogindBus.preparingForSleep(client, timeout: timeout)
                 return facts
             }

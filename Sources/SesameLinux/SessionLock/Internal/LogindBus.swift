@@ -19,14 +19,15 @@ enum LogindBus {
         var path: String
     }
 
-    /// The owner's session: the caller's own (`XDG_SESSION_ID`) when logind
-    /// still knows it, else the user's display session, else the first of
-    /// the user's sessions; `nil` when the user has none.
+    /// The owner's session and its `LockedHint`: the caller's own session
+    /// (`XDG_SESSION_ID`) when logind still knows it, else the user's
+    /// display session, else the first of the user's sessions; `nil` when
+    /// the user has none. The caller's session costs two calls.
     ///
     /// - Throws: ``DBusError`` when logind cannot be asked at all.
-    static func ownerSession(_ client: DBusClient, sessionID: String?, uid: UInt32, timeout: UInt64) throws(DBusError) -> Session? {
-        if let sessionID, !sessionID.isEmpty, let session = try callerSession(client, sessionID, timeout: timeout) {
-            return session
+    static func ownerSession(_ client: DBusClient, sessionID: String?, uid: UInt32, timeout: UInt64) throws(DBusError) -> (Session, locked: Bool)? {
+        if let sessionID, !sessionID.isEmpty, let found = try callerSession(client, sessionID, timeout: timeout) {
+            return found
         }
         let user: String
         do throws(DBusError) {
@@ -38,25 +39,30 @@ enum LogindBus {
             return nil
         }
         let display = try? client.property(service, path: user, interface: userInterface, name: "Display", timeoutMicroseconds: timeout)
-        if let display = sessionReference(display), !display.id.isEmpty { return display }
-        let sessions: DBusValue
-        do throws(DBusError) {
-            sessions = try client.property(service, path: user, interface: userInterface, name: "Sessions", timeoutMicroseconds: timeout)
-        } catch where isMissingObject(error) {
-            return nil
+        var session = sessionReference(display).flatMap { $0.id.isEmpty ? nil : $0 }
+        if session == nil {
+            let sessions: DBusValue
+            do throws(DBusError) {
+                sessions = try client.property(service, path: user, interface: userInterface, name: "Sessions", timeoutMicroseconds: timeout)
+            } catch where isMissingObject(error) {
+                return nil
+            }
+            session = sessions.arrayValues?.lazy.compactMap(sessionReference).first { !$0.id.isEmpty }
         }
-        return sessions.arrayValues?.lazy.compactMap(sessionReference).first { !$0.id.isEmpty }
+        guard let session else { return nil }
+        return (session, try lockedHint(client, session, timeout: timeout))
     }
 
-    /// `GetSession(id)`, checked by reading the session's `Id`: a stale
-    /// `XDG_SESSION_ID` (a shell outliving its login) is not the owner's session.
-    private static func callerSession(_ client: DBusClient, _ id: String, timeout: UInt64) throws(DBusError) -> Session? {
+    /// `GetSession(id)` and its `LockedHint`; `nil` for a stale
+    /// `XDG_SESSION_ID` (a shell outliving its login), which logind no
+    /// longer knows.
+    private static func callerSession(_ client: DBusClient, _ id: String, timeout: UInt64) throws(DBusError) -> (Session, locked: Bool)? {
         do throws(DBusError) {
             let reply = try client.call(service, path: managerPath, interface: managerInterface, member: "GetSession",
                                         [.string(id)], timeoutMicroseconds: timeout)
             guard let path = reply.first?.objectPathValue else { throw unexpected("GetSession") }
-            let named = try client.property(service, path: path, interface: sessionInterface, name: "Id", timeoutMicroseconds: timeout)
-            return named.stringValue == id ? Session(id: id, path: path) : nil
+            let session = Session(id: id, path: path)
+            return (session, try lockedHint(client, session, timeout: timeout))
         } catch where error.name == "org.freedesktop.login1.NoSuchSession" || isMissingObject(error) {
             return nil
         }

@@ -107,10 +107,12 @@ final class LogindWatch: Sendable {
         let timeout = configuration.timeoutMicroseconds
         facts = LogindFacts()
         do throws(DBusError) {
-            facts.session = try LogindBus.ownerSession(client, sessionID: configuration.sessionID, uid: configuration.uid,
-                                                       timeout: timeout)
+            let owner = try LogindBus.ownerSession(client, sessionID: configuration.sessionID, uid: configuration.uid, timeout: timeout)
+            facts.session = owner?.0
+            facts.lockedHint = owner?.locked ?? false
             if let session = facts.session {
                 for rule in LogindBus.sessionMatchRules(session) { try client.addMatch(rule) }
+                // A change between the read and the rule would be missed: read again now that it is in place.
                 facts.lockedHint = try LogindBus.lockedHint(client, session, timeout: timeout)
             }
             facts.sleeping = LogindBus.preparingForSleep(client, timeout: timeout)
