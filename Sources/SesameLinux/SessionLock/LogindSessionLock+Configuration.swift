@@ -44,15 +44,14 @@ extension LogindSessionLock {
 
         /// The configuration a process's environment gives: the system bus
         /// of `DBUS_SYSTEM_BUS_ADDRESS`, the session of `XDG_SESSION_ID`, and
-        /// marks scoped by that bus address and `SESAME_REUSE_SCOPE` (tests
-        /// run side by side with them).
+        /// marks scoped by `SESAME_REUSE_SCOPE` (tests run side by side with
+        /// it, as with the reuse window's key).
         ///
         /// - Parameter environment: The variables to read.
         public init(environment: [String: String]) {
             let address = environment["DBUS_SYSTEM_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
-            let scope = [environment["SESAME_REUSE_SCOPE"], address].compactMap { $0 }.filter { !$0.isEmpty }
-            self.init(systemBusAddress: address, sessionID: environment["XDG_SESSION_ID"],
-                      markScope: scope.isEmpty ? nil : scope.joined(separator: ":"))
+            let scope = environment["SESAME_REUSE_SCOPE"].flatMap { $0.isEmpty ? nil : $0 }
+            self.init(systemBusAddress: address, sessionID: environment["XDG_SESSION_ID"], markScope: scope)
         }
 
         /// The standard system bus socket, looked at before loading

@@ -53,7 +53,11 @@ public struct LogindSessionLock: SessionLockMonitor {
         return await state().unlockedSinceBoot
     }
 
+    /// Marks the owner unlocked since boot, where a session manager could
+    /// be there to ask: with no system bus the state is unobserved and
+    /// counts as unlocked anyway, so no key is left in the keyring.
     public func recordOwnerAuthentication() async {
+        guard unreachable() == nil, !Self.socketIsMissing(configuration.systemBusAddress) else { return }
         marks.set(.unlocked)
     }
 
@@ -107,6 +111,13 @@ public struct LogindSessionLock: SessionLockMonitor {
             facts = LogindFacts(failure: LogindFacts.failure(error))
         }
         return facts.state(uid: configuration.uid, marks: marks)
+    }
+
+    /// Whether `address` is a `unix:path=` whose socket does not exist.
+    private static func socketIsMissing(_ address: String?) -> Bool {
+        guard let address, address.hasPrefix("unix:path="), !address.contains(",") else { return false }
+        var status = stat()
+        return stat(String(address.dropFirst("unix:path=".count)), &status) != 0
     }
 
     /// The state where the system bus cannot exist: its standard socket is

@@ -30,6 +30,7 @@ struct SessionLockPlace {
     }
 
     func stop() {
+        SessionLockCommandTests.forgetMarks(environment)
         home.remove()
         logind.stop()
         harness.stop()

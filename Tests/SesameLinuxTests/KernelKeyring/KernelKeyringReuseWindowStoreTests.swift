@@ -16,7 +16,9 @@ struct KeyringReuseCacheTests {
 
     /// The cache's line of /proc/keys, if the key exists.
     func procKeysLine() throws -> String? {
-        let keys = try String(contentsOfFile: "/proc/keys", encoding: .utf8)
+        // Read to the end: a single read of /proc/keys stops at a page, and the key may be further on.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/keys"))
+        let keys = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         return keys.split(separator: "\n").first { $0.contains(" \(cache.keyDescription): ") }.map(String.init)
     }
 

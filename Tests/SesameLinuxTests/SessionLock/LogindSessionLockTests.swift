@@ -10,18 +10,23 @@ private let logindMissingNote: Comment = "needs dbus-daemon and python3-dbusmock
 /// logind template on a private system bus.
 @Suite("Session lock: logind", .timeLimit(.minutes(2)), .enabled(if: FakeLogind.missingComponents.isEmpty, logindMissingNote))
 struct LogindSessionLockTests {
-    /// A monitor of `session` on the fake's bus, with marks of its own.
+    /// A monitor of `session` on the fake's bus, with marks of the fake's own.
     private func monitor(_ logind: FakeLogind, session: String?) -> LogindSessionLock {
-        LogindSessionLock(.init(systemBusAddress: logind.systemBusAddress, sessionID: session, markScope: "test-" + UUID().uuidString))
+        LogindSessionLock(.init(systemBusAddress: logind.systemBusAddress, sessionID: session, markScope: logind.directory))
+    }
+
+    /// Removes the marks the fake's monitors left in the keyring.
+    private func forgetMarks(_ logind: FakeLogind) {
+        LogindSessionLock(.init(markScope: logind.directory)).forgetMarks()
     }
 
     @Test("D14: the caller's session is unlocked, locked by the locker, unlocked again, and going to sleep")
     func oneShotReads() async throws {
         let logind = try await FakeLogind.start()
         defer { logind.stop() }
+        defer { forgetMarks(logind) }
         try await logind.addSession("2")
         let monitor = monitor(logind, session: "2")
-        defer { monitor.forgetMarks() }
 
         var state = await monitor.state()
         #expect(state.condition == .unlocked)
@@ -48,6 +53,7 @@ struct LogindSessionLockTests {
     func findsTheUsersSession() async throws {
         let logind = try await FakeLogind.start()
         defer { logind.stop() }
+        defer { forgetMarks(logind) }
         try await logind.addSession("c7")
         try await logind.lock("c7")
         for session in [nil, "99"] as [String?] {
@@ -61,6 +67,7 @@ struct LogindSessionLockTests {
     func noSession() async throws {
         let logind = try await FakeLogind.start()
         defer { logind.stop() }
+        defer { forgetMarks(logind) }
         try await logind.addSession("3", uid: getuid() + 1, userName: "someone-else")
         let state = await monitor(logind, session: nil).state()
         #expect(state.condition == .noSession)
@@ -88,10 +95,10 @@ struct LogindSessionLockTests {
     func unlockedSinceBoot() async throws {
         let logind = try await FakeLogind.start()
         defer { logind.stop() }
+        defer { forgetMarks(logind) }
         try await logind.addSession("2")
         try await logind.lock("2")
         let monitor = monitor(logind, session: "2")
-        defer { monitor.forgetMarks() }
         #expect(await !monitor.unlockedSinceBoot())
         #expect(await !monitor.state().unlockedSinceBoot)
 
@@ -115,9 +122,9 @@ struct LogindSessionLockTests {
     func stream() async throws {
         let logind = try await FakeLogind.start()
         defer { logind.stop() }
+        defer { forgetMarks(logind) }
         try await logind.addSession("2")
         let monitor = monitor(logind, session: "2")
-        defer { monitor.forgetMarks() }
         var states = monitor.states().makeAsyncIterator()
         #expect(await states.next()?.condition == .unlocked)
 
