@@ -11,7 +11,7 @@ import Foundation
 import Sesame
 
 /// `sesame status --watch`: one line, or one JSON object, per change of the
-/// machine's authentication state (``AuthenticationEnvironment``), until
+/// machine's authentication state (`AuthenticationEnvironment`), until
 /// interrupted. Never prompts.
 enum StatusWatch {
     /// One change, as `--watch --json` prints it on a line of its own.

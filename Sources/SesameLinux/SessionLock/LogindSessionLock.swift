@@ -17,7 +17,7 @@ import Sesame
 ///
 /// - One-shot reads (``state()``) cost a connection to the system bus and
 ///   three calls (the caller's session, its `LockedHint`, `PreparingForSleep`); where the standard system bus socket does not exist they
-///   cost one `stat` and answer ``SessionLockState/Condition-swift.enum/unobserved``.
+///   cost one `stat` and answer `unobserved`.
 /// - While a ``states()`` sequence is iterated (a daemon watching for
 ///   locks), ``state()`` answers from the latest value it saw: logind's
 ///   signals keep it current, and nothing is asked per read.

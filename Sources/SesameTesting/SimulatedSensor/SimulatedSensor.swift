@@ -129,7 +129,7 @@ public final class SimulatedSensor: BiometricSensor {
     }
 
     /// A notice for each change made through the menu (enrolment, lockout,
-    /// unplugging), as fprintd's signals are for ``AuthenticationEnvironment``.
+    /// unplugging), as fprintd's signals are for `AuthenticationEnvironment`.
     public func stateChanges() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = nextWatcher.withLock { next in
