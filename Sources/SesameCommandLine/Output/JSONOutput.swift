@@ -20,9 +20,10 @@ enum JSONOutput {
         var error: Body
     }
 
-    static func encode(_ value: some Encodable) -> String {
+    /// - Parameter compact: One line, for a stream of documents (`status --watch --json`).
+    static func encode(_ value: some Encodable, compact: Bool = false) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         // Only our own plain structs are encoded; they cannot fail.
         return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)

@@ -37,18 +37,10 @@ enum StatusWatch {
     static func run(_ environment: AuthenticationEnvironment, json: Bool) async {
         for await state in environment.states() {
             let line = Line(state, at: Date())
-            let text = json ? compactJSON(line) : line.text
+            let text = json ? JSONOutput.encode(line, compact: true) : line.text
             print(text.escapingControlCharacters())
             fflush(nil)
         }
-    }
-
-    private static func compactJSON(_ line: Line) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        // Our own plain struct: it cannot fail.
-        return String(decoding: (try? encoder.encode(line)) ?? Data("null".utf8), as: UTF8.self)
     }
 }
 

@@ -43,10 +43,6 @@ extension FprintdSensor {
             self.printStoreDirectory = printStoreDirectory
         }
 
-        var timeoutMicroseconds: UInt64 {
-            let parts = callTimeout.components
-            let micros = parts.seconds * 1_000_000 + parts.attoseconds / 1_000_000_000_000
-            return UInt64(max(micros, 1))
-        }
+        var timeoutMicroseconds: UInt64 { callTimeout.dbusTimeoutMicroseconds }
     }
 }

@@ -59,11 +59,7 @@ extension LogindSessionLock {
         /// one-shot read costs a `stat` instead of a library load.
         static let standardSystemBusSocket = "/run/dbus/system_bus_socket"
 
-        var timeoutMicroseconds: UInt64 {
-            let parts = callTimeout.components
-            let micros = parts.seconds * 1_000_000 + parts.attoseconds / 1_000_000_000_000
-            return UInt64(max(micros, 1))
-        }
+        var timeoutMicroseconds: UInt64 { callTimeout.dbusTimeoutMicroseconds }
     }
 }
 #endif

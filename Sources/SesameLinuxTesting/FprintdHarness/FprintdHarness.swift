@@ -113,24 +113,8 @@ public final class FprintdHarness: Sendable {
     }
 
     private func startBus() async throws {
-        let config = "\(directory)/system-bus.conf"
-        let socket = "\(directory)/system_bus_socket"
-        try HarnessPaths.busConfig(socket: socket).write(toFile: config, atomically: true, encoding: .utf8)
-        let out = "\(directory)/dbus.log"
-        let bus = try await ChildProcess.launch(
-            HarnessPaths.dbusDaemon,
-            ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
-            environment: ProcessInfo.processInfo.environment,
-            log: out
-        )
+        let bus = try await ChildProcess.startSystemBus(socket: "\(directory)/system_bus_socket", directory: directory)
         children.withLock { $0.bus = bus }
-        // The address is printed once the socket listens.
-        for _ in 0..<1000 {
-            if let text = try? String(contentsOfFile: out, encoding: .utf8), text.contains("\n") { return }
-            guard bus.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw FprintdHarnessError("dbus-daemon did not start: \(log("dbus.log"))")
     }
 
     private func startPolkit() async throws {

@@ -59,7 +59,8 @@ public final class FakeLogind: Sendable {
         var address = systemBusAddress ?? ""
         if systemBusAddress == nil {
             let socket = "\(directory)/system_bus_socket"
-            bus = try await startBus(directory: directory, socket: socket)
+            bus = try await ChildProcess.startSystemBus(socket: socket, directory: directory)
+            chmod(socket, 0o777)
             address = "unix:path=\(socket)"
         }
         var environment = ProcessInfo.processInfo.environment
@@ -135,24 +136,6 @@ public final class FakeLogind: Sendable {
         mock.terminate()
         bus?.terminate()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private static func startBus(directory: String, socket: String) async throws -> ChildProcess {
-        let config = "\(directory)/system-bus.conf"
-        try HarnessPaths.busConfig(socket: socket).write(toFile: config, atomically: true, encoding: .utf8)
-        let log = "\(directory)/dbus.log"
-        let bus = try await ChildProcess.launch(HarnessPaths.dbusDaemon, ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
-                                                environment: ProcessInfo.processInfo.environment, log: log)
-        for _ in 0..<1000 {
-            if let text = try? String(contentsOfFile: log, encoding: .utf8), text.contains("\n") {
-                chmod(socket, 0o777)
-                return bus
-            }
-            guard bus.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        bus.terminate()
-        throw FprintdHarnessError("dbus-daemon did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
     }
 
     private func control(_ command: String, _ arguments: [String], deadline: Int = 5) async throws {
