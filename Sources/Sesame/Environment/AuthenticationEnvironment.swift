@@ -65,18 +65,23 @@ public struct AuthenticationEnvironment: Sendable {
 
     private func run(_ continuation: AsyncStream<AuthenticationEnvironmentState>.Continuation) async {
         let (notices, notify) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // Each watch says when it listens (its first element, or its end):
+        // the first state is read after that, so a change made at once is
+        // in it or comes as a notice, never lost between the two.
+        let (listening, listen) = AsyncStream.makeStream(of: Void.self)
+        let sensor = authenticators.sensor
+        let monitor = authenticators.sessionLock
         await withTaskGroup(of: Void.self) { group in
-            if let monitor = authenticators.sessionLock {
-                group.addTask {
-                    for await _ in monitor.states() { notify.yield() }
-                }
+            if let monitor {
+                group.addTask { await Self.watch(monitor.states(), listen, notify) }
             }
-            if let sensor = authenticators.sensor {
-                group.addTask {
-                    for await _ in sensor.stateChanges() { notify.yield() }
-                }
+            if let sensor {
+                group.addTask { await Self.watch(sensor.stateChanges(), listen, notify) }
             }
+            let watches = [monitor != nil, sensor != nil].filter { $0 }.count
             group.addTask {
+                var ready = listening.makeAsyncIterator()
+                for _ in 0..<watches { _ = await ready.next() }
                 var last: AuthenticationEnvironmentState?
                 let emit = { () async -> Void in
                     let state = await current()
@@ -100,5 +105,18 @@ public struct AuthenticationEnvironment: Sendable {
             group.cancelAll()
         }
         continuation.finish()
+    }
+
+    /// Forwards a watch's elements after its first as notices; its first
+    /// (or its end, for a watch with nothing to report) says it listens.
+    private static func watch<Element: Sendable>(
+        _ elements: AsyncStream<Element>, _ listen: AsyncStream<Void>.Continuation, _ notify: AsyncStream<Void>.Continuation
+    ) async {
+        var listened = false
+        for await _ in elements {
+            if listened { notify.yield() } else { listen.yield() }
+            listened = true
+        }
+        if !listened { listen.yield() }
     }
 }

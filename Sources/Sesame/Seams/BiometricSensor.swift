@@ -24,10 +24,12 @@ public protocol BiometricSensor: Sendable {
     /// with its own lockout may lift it (SPEC A4). The default does nothing.
     func devicePasscodeDidAuthenticate() async
 
-    /// An element each time the sensor's state may have changed (a finger
-    /// enrolled, the reader or its service gone or back), as the backend
-    /// reports it: never polled. ``AuthenticationEnvironment`` reads
-    /// ``currentState()`` again at each. The default reports nothing and
+    /// A first element once the watch is in place, then one each time the
+    /// sensor's state may have changed (a finger enrolled, the reader or its
+    /// service gone or back), as the backend reports it: never polled.
+    /// ``AuthenticationEnvironment`` reads ``currentState()`` only after the
+    /// first (so a change made at once is not missed) and again at each
+    /// later one. The default reports nothing and
     /// ends at once: a backend without change notices is read again only
     /// when another part of the environment changes.
     ///

@@ -15,8 +15,12 @@ package enum DBusSignalStream {
     ///   - address: The bus address, or `nil` for the system bus.
     ///   - rules: The match rules.
     ///   - name: The thread's name (at most 15 bytes).
+    ///   - listening: Called once the rules are in place: a signal sent
+    ///     after it is delivered.
     /// - Returns: The signals.
-    package static func signals(address: String?, rules: [String], name: String) -> AsyncStream<DBusSignal> {
+    package static func signals(
+        address: String?, rules: [String], name: String, listening: @escaping @Sendable () -> Void = {}
+    ) -> AsyncStream<DBusSignal> {
         let (stream, continuation) = AsyncStream.makeStream(of: DBusSignal.self, bufferingPolicy: .bufferingNewest(64))
         let stopped = Locked(false)
         continuation.onTermination = { _ in stopped.withLock { $0 = true } }
@@ -26,6 +30,7 @@ package enum DBusSignalStream {
                 let client = try DBusClient.open(address: address)
                 defer { client.close() }
                 for rule in rules { try client.addMatch(rule) }
+                listening()
                 while !stopped.withLock({ $0 }) {
                     if let signal = try client.nextSignal(timeoutMicroseconds: pollMicroseconds) { continuation.yield(signal) }
                 }

@@ -57,21 +57,21 @@ public struct FprintdSensor: BiometricSensor {
         try await FprintdClaim.begin(configuration)
     }
 
-    /// A notice when an enrolment ends (`EnrollStatus` with its last
-    /// result, from any program's enrolment) and when fprintd comes or goes
-    /// on the bus. fprintd announces no deletion: a deleted finger shows
+    /// A first notice once the match rules are in place, then one when an
+    /// enrolment ends (`EnrollStatus` with its last result, from any
+    /// program's enrolment) and when fprintd comes or goes on the bus. fprintd announces no deletion: a deleted finger shows
     /// with the next notice of any part of the environment.
     ///
     /// - Returns: The notices; they end when the bus cannot be reached.
     public func stateChanges() -> AsyncStream<Void> {
+        let (notices, notice) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(2))
         let signals = DBusSignalStream.signals(address: configuration.systemBusAddress, rules: FprintdBus.changeRules,
-                                               name: FprintdBus.threadName)
-        return AsyncStream { continuation in
-            let task = Task {
-                for await signal in signals where FprintdBus.isStateChange(signal) { continuation.yield() }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+                                               name: FprintdBus.threadName, listening: { notice.yield() })
+        let task = Task {
+            for await signal in signals where FprintdBus.isStateChange(signal) { notice.yield() }
+            notice.finish()
         }
+        notice.onTermination = { _ in task.cancel() }
+        return notices
     }
 }

@@ -128,8 +128,9 @@ public final class SimulatedSensor: BiometricSensor {
         state.withLock { $0.busy = busy }
     }
 
-    /// A notice for each change made through the menu (enrolment, lockout,
-    /// unplugging), as fprintd's signals are for `AuthenticationEnvironment`.
+    /// A first notice at once (the watch is in place), then one for each
+    /// change made through the menu (enrolment, lockout, unplugging), as
+    /// fprintd's signals are for `AuthenticationEnvironment`.
     public func stateChanges() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = nextWatcher.withLock { next in
@@ -138,6 +139,7 @@ public final class SimulatedSensor: BiometricSensor {
         }
         watchers.withLock { $0[id] = continuation }
         continuation.onTermination = { [watchers] _ in _ = watchers.withLock { $0.removeValue(forKey: id) } }
+        continuation.yield()
         return stream
     }
 

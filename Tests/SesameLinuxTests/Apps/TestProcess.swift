@@ -38,15 +38,18 @@ struct TestProcess {
 
     /// Starts `path` as process `pid` (a pid now free): writes `pid - 1` to
     /// `ns_last_pid` and spawns, again while another process took it first.
+    /// Other suites fork all the time, so one of their children may take the
+    /// pid between the write and the spawn: such a child is short-lived, and
+    /// the pid is tried again once it has gone (for up to 10 s).
     /// - Returns: `nil` when the pid could not be had.
     static func spawn(as pid: Int32, _ path: String, _ arguments: [String]) throws -> TestProcess? {
-        for _ in 0..<50 {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
             try "\(pid - 1)".write(toFile: lastPIDFile, atomically: false, encoding: .utf8)
             let process = try spawn(path, arguments)
             if process.pid == pid { return process }
             process.stop()
-            // Someone else holds it: it is not coming back to us.
-            if kill(pid, 0) == 0 { return nil }
+            while kill(pid, 0) == 0, Date() < deadline { usleep(10_000) }
         }
         return nil
     }
