@@ -44,7 +44,7 @@ struct AgentLogTests {
         #expect(asked.stdout.contains("[0, 0, 0, 1, 5]"), "\(asked.stdout) \(asked.stderr)")
         let path = Self.log(place, "ssh-agent")
         var text = ""
-        for _ in 0..<100 where !text.contains("refused") {
+        for _ in 0..<600 where !text.contains("refused") {
             text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if !text.contains("refused") { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -83,7 +83,7 @@ struct AgentLogTests {
         #expect(lookup.status != 0)
         let path = Self.log(place, "secret-service")
         var text = ""
-        for _ in 0..<100 where !text.contains("opened nothing") {
+        for _ in 0..<600 where !text.contains("opened nothing") {
             text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             if !text.contains("opened nothing") { try await Task.sleep(for: .milliseconds(50)) }
         }

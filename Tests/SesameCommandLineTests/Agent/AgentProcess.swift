@@ -40,7 +40,7 @@ final class AgentProcess: @unchecked Sendable {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) {
             guard process.isRunning else { throw EnvironmentError("the agent exited with \(process.terminationStatus)") }
             try await Task.sleep(for: .milliseconds(25))
         }

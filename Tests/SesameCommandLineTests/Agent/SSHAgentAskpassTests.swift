@@ -71,7 +71,7 @@ struct SSHAgentAskpassTests {
             try? FileManager.default.removeItem(atPath: message + ".sig")
         }
         var logged = ""
-        for _ in 0..<50 where !logged.contains("Notify") {
+        for _ in 0..<300 where !logged.contains("Notify") {
             logged = (try? String(contentsOfFile: notificationLog, encoding: .utf8)) ?? ""
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -192,7 +192,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         let first = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
         let dead = try #require(Self.agentPid(first.stdout), "\(first.stdout) \(first.stderr)")
         kill(dead, SIGKILL)
-        for _ in 0..<50 where kill(dead, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<600 where kill(dead, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         #expect(FileManager.default.fileExists(atPath: socket))
         let second = try await SesameBinary.run(["ssh-agent", "--print-env", "--socket", socket], environment: place.environment)
         #expect(second.status == 0, "\(second.stderr)")
@@ -226,7 +226,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
                                                executable: URL(fileURLWithPath: "/bin/sh"))
         let pid = try #require(Int32(shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         defer { kill(pid, SIGTERM) }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         var environment = place.environment
         environment["SSH_AUTH_SOCK"] = socket
         let listed = try await SesameBinary.run(["-L"], environment: environment, executable: URL(fileURLWithPath: "/usr/bin/ssh-add"))

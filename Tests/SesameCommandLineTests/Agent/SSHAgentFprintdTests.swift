@@ -32,7 +32,7 @@ struct SSHAgentFprintdTests {
 
         let socket = place.file("run/ssh-agent.sock")
         let agentSession = try TerminalSession(arguments: ["ssh-agent", "--socket", socket], environment: place.environment)
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         var client = place.environment
         client["SSH_AUTH_SOCK"] = socket
         let publicKey = place.file("login.pub"), message = place.file("message"), signers = place.file("allowed_signers")

@@ -42,7 +42,7 @@ struct SSHAgentLoginTests {
         let socket = place.file("run/ssh-agent.sock")
         let agentSession = try TerminalSession(arguments: ["ssh-agent", "--socket", socket], environment: place.environment)
         defer { agentSession.process.terminate() }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         var environment = place.environment
         environment["SSH_AUTH_SOCK"] = socket
         let client = environment

@@ -42,7 +42,7 @@ struct SSHAgentSocketTrustTests {
         let shell = try await SesameBinary.run(["-c", "exec " + TerminalSession.quoted(command) + " >/dev/null 2>&1 </dev/null & echo $!"],
                                                environment: place.environment, executable: URL(fileURLWithPath: "/bin/sh"))
         let pid = try #require(pid_t(shell.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(shell.stderr)")
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         try #require(FileManager.default.fileExists(atPath: socket), "the listener never listened on \(socket)")
         return pid
     }
@@ -118,7 +118,7 @@ struct SSHAgentSocketTrustTests {
         let socket = folder + "/ssh-agent.sock"
         let dead = try await listener(on: socket)
         Self.stop(dead)
-        for _ in 0..<100 where Self.isRunning(dead) { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1500 where Self.isRunning(dead) { try await Task.sleep(for: .milliseconds(20)) }
         #expect(FileManager.default.fileExists(atPath: socket), "the socket file outlives its listener")
         let result = try await printEnv(socket)
         #expect(result.status == 0, "\(result.stderr)")

@@ -67,7 +67,7 @@ struct DoctorCommandTests {
         defer { harness.stop() }
         let opensshAgent = try await harness.startDaemon("/usr/bin/ssh-agent", ["-D", "-a", openssh], log: "ssh-agent.log")
         defer { opensshAgent.stop() }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: openssh) { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1500 where !FileManager.default.fileExists(atPath: openssh) { try await Task.sleep(for: .milliseconds(20)) }
         var environment = place.environment
         environment["SSH_AUTH_SOCK"] = openssh
         let foreign = try await SesameBinary.run(["doctor", "--json"], environment: environment)
@@ -84,7 +84,7 @@ struct DoctorCommandTests {
         let passing = try #require(try SetupCommandTests.check("ssh-agent", sesame.stdout))
         #expect(passing.status == "ok" && passing.facts?["pid"] == String(pid), "\(sesame.stdout)")
         kill(pid, SIGKILL)
-        for _ in 0..<50 where kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        for _ in 0..<600 where kill(pid, 0) == 0 { try await Task.sleep(for: .milliseconds(50)) }
         let killed = try await SesameBinary.run(["doctor", "--json"], environment: environment)
         #expect(try SetupCommandTests.check("ssh-agent", killed.stdout)?.status == "failed", "\(killed.stdout)")
     }

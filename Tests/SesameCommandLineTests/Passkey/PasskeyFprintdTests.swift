@@ -35,7 +35,7 @@ struct PasskeyFprintdTests {
         let socket = place.file("run/passkey.sock")
         let serve = try TerminalSession(arguments: ["passkey", "serve", "--hid-socket", socket], environment: place.environment)
         defer { serve.process.terminate() }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         try #require(FileManager.default.fileExists(atPath: socket), "passkey serve never listened: \(serve.text)")
 
         // Registration (its token's verification), then an assertion (another token's): one scan each.

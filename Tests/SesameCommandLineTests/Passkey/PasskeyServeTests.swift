@@ -44,7 +44,7 @@ struct PasskeyServeTests {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             try process.run()
-            for _ in 0..<400 where !FileManager.default.fileExists(atPath: socket) {
+            for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) {
                 guard process.isRunning else { break }
                 try await Task.sleep(for: .milliseconds(25))
             }

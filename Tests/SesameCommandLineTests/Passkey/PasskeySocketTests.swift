@@ -18,7 +18,7 @@ struct PasskeySocketTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<400 where !answers(socket) {
+        for _ in 0..<1200 where !answers(socket) {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -43,7 +43,7 @@ struct PasskeySocketTests {
 
     /// Waits for `process` to end, at most 10 s.
     private static func waitForExit(_ process: Process) async throws -> Bool {
-        for _ in 0..<400 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where process.isRunning { try await Task.sleep(for: .milliseconds(25)) }
         return !process.isRunning
     }
 

@@ -44,7 +44,7 @@ struct ChromiumSafeStorageTests {
             """, site], log: "web.log")
         defer { web.stop() }
         var port = ""
-        for _ in 0..<200 where port.isEmpty {
+        for _ in 0..<1200 where port.isEmpty {
             let log = (try? String(contentsOfFile: bus.directory + "/web.log", encoding: .utf8)) ?? ""
             port = log.split(separator: "\n").first { $0.hasPrefix("port ") }.map { String($0.dropFirst(5)) } ?? ""
             if port.isEmpty { try await Task.sleep(for: .milliseconds(25)) }

@@ -63,7 +63,7 @@ struct SecretServiceAskWhereTests {
         #expect(!refused.output.contains("owner's value"), "\(refused.output)")
         #expect(Date().timeIntervalSince(began) < 10, "refused at once")
         var log = ""
-        for _ in 0..<50 where !log.contains("opened nothing") {
+        for _ in 0..<300 where !log.contains("opened nothing") {
             log = (try? String(contentsOfFile: bus.directory + "/service.log", encoding: .utf8)) ?? ""
             try await Task.sleep(for: .milliseconds(100))
         }

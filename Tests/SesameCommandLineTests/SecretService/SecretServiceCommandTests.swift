@@ -90,8 +90,8 @@ struct SecretServiceCommandTests {
         defer { server.stop() }
         try #require(try await SecretTool.waitForProvider(bus) && server.isRunning, "sesame secret-service did not start")
         bus.stop()
-        for _ in 0..<200 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!server.isRunning, "still running 10 s after its bus ended")
+        for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!server.isRunning, "still running 30 s after its bus ended")
     }
 
     @Test("a bad --default-access or --unlock-seconds is a usage error (exit 2)")

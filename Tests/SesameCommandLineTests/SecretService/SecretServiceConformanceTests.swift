@@ -55,7 +55,7 @@ struct SecretServiceConformanceTests {
             log: "gnome-keyring.log")
         defer { keyring.stop() }
         var owned = false
-        for _ in 0..<500 where !owned {
+        for _ in 0..<1500 where !owned {
             owned = try await bus.run("/usr/bin/busctl", ["--address=\(bus.address)", "status", "org.freedesktop.secrets"]).status == 0
             if !owned { try await Task.sleep(for: .milliseconds(20)) }
         }

@@ -30,7 +30,7 @@ struct SessionLockFprintdTests {
         let socket = place.home.file("run/ssh-agent.sock")
         let agent = try TerminalSession(arguments: ["ssh-agent", "--socket", socket, "--reuse", "60"], environment: place.environment)
         defer { agent.process.terminate() }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(25)) }
         var client = place.environment
         client["SSH_AUTH_SOCK"] = socket
         let publicKey = place.home.file("login.pub"), message = place.home.file("message")
@@ -48,7 +48,7 @@ struct SessionLockFprintdTests {
             let ended = agent.text.components(separatedBy: "has ended").count
             try await lock()
             // The agent says so in its log the moment it ended the grant.
-            for _ in 0..<400 where agent.text.components(separatedBy: "has ended").count == ended {
+            for _ in 0..<1200 where agent.text.components(separatedBy: "has ended").count == ended {
                 try await Task.sleep(for: .milliseconds(25))
             }
             #expect(agent.text.components(separatedBy: "has ended").count > ended, "\(agent.text)")

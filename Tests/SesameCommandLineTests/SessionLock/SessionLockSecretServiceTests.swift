@@ -72,7 +72,7 @@ struct SessionLockSecretServiceTests {
             return
         }
         try await harness.scan("owner")
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: opened) { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where !FileManager.default.fileExists(atPath: opened) { try await Task.sleep(for: .milliseconds(25)) }
         try await logind.lock("2")
         let result = try await output
         #expect(result.status == 0, "\(result.output)")

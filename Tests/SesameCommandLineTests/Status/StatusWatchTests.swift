@@ -25,7 +25,7 @@ struct StatusWatchTests {
     }
 
     private func waitForObject(_ session: TerminalSession, count: Int) async throws -> [String: Any] {
-        for _ in 0..<400 where objects(session).count < count { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where objects(session).count < count { try await Task.sleep(for: .milliseconds(25)) }
         let printed = objects(session)
         try #require(printed.count >= count, "only \(printed.count) objects: \(session.text)")
         return printed[count - 1]

@@ -316,7 +316,7 @@ struct SecretServiceImportTests {
         let daemon = try await source.startDaemon(TestPython.path, ["-c", provider], log: "provider.log")
         defer { daemon.stop() }
         var ready = false
-        for _ in 0..<200 where !ready {
+        for _ in 0..<600 where !ready {
             ready = ((try? String(contentsOfFile: source.directory + "/provider.log", encoding: .utf8)) ?? "").contains("ready")
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }
@@ -344,7 +344,7 @@ struct SecretServiceImportTests {
     /// Until a provider owns the name, secret-tool complains on its output.
     private static func waitForProvider(_ bus: PrivateSessionBus, _ daemon: PrivateSessionBus.Daemon) async throws {
         var ready = false
-        for _ in 0..<300 where !ready {
+        for _ in 0..<600 where !ready {
             ready = try await secretTool(bus, ["lookup", "sesame-probe", "1"]).output.isEmpty
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }

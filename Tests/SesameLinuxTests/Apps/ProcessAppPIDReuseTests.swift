@@ -110,7 +110,7 @@ struct ProcessAppPIDReuseTests {
         defer { other.stop() }
         _ = FileManager.default.createFile(atPath: "\(work)/go", contents: Data())
         var answered = false
-        for _ in 0..<1500 where !answered {
+        for _ in 0..<3000 where !answered {
             answered = FileManager.default.fileExists(atPath: "\(work)/child")
             if !answered { try await Task.sleep(for: .milliseconds(10)) }
         }

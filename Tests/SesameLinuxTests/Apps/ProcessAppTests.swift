@@ -63,7 +63,7 @@ struct ProcessAppTests {
         }
         let sandboxed = try #require(pid, "bwrap did not start its command")
         // exec sleep follows the echo: wait for it, so that the identity read is of sleep.
-        for _ in 0..<500 where ProcessExecutable.path(of: sandboxed) != "/usr/bin/sleep" { usleep(10_000) }
+        for _ in 0..<3000 where ProcessExecutable.path(of: sandboxed) != "/usr/bin/sleep" { usleep(10_000) }
         try body(sandboxed)
         kill(sandboxed, SIGKILL)
     }

@@ -160,7 +160,7 @@ struct DBusServerTests {
             """
         let result = try await bus.run(TestPython.path, ["-c", script, server.uniqueName])
         let name = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        for _ in 0..<500 where !vanished.withLock({ $0.contains(name) }) {
+        for _ in 0..<3000 where !vanished.withLock({ $0.contains(name) }) {
             try await Task.sleep(for: .milliseconds(10))
         }
         await server.stop()

@@ -34,7 +34,7 @@ struct FprintdUnplugTests {
         // fprintd drops the device object a moment after the failed verify.
         let gone = BiometricSensorState.Availability.unavailable(UnavailableReason(.noSensor, "no fingerprint reader is attached"))
         var state = await Support.sensor(harness).currentState()
-        for _ in 0..<100 where state.availability != gone {
+        for _ in 0..<1500 where state.availability != gone {
             try await Task.sleep(for: .milliseconds(20))
             state = await Support.sensor(harness).currentState()
         }

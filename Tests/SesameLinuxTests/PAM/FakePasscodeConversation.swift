@@ -82,7 +82,7 @@ final class FakePasscodeConversation: PasscodeConversation {
     func requestSecret(prompt: String, echo: Bool) async -> SecretEntry {
         // The PAM thread starts waiting just after it starts this task.
         var pamThreads = ProcessThreads.named(PAMThread.name)
-        for _ in 0..<100 where pamThreads.first?.state != "S" {
+        for _ in 0..<3000 where pamThreads.first?.state != "S" {
             try? await Task.sleep(for: .milliseconds(10))
             pamThreads = ProcessThreads.named(PAMThread.name)
         }

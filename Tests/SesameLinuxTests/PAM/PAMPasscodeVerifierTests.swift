@@ -186,7 +186,7 @@ struct PAMPasscodeVerifierTests {
         #expect(observation.pamThreads.contains { $0.state == "S" }, "the PAM thread waits for the answer")
         let seen = Set(observation.pamThreads.map(\.id))
         var remaining = ProcessThreads.named(PAMThread.name).filter { seen.contains($0.id) }
-        for _ in 0..<300 where !remaining.isEmpty {
+        for _ in 0..<3000 where !remaining.isEmpty {
             try await Task.sleep(for: .milliseconds(10))
             remaining = ProcessThreads.named(PAMThread.name).filter { seen.contains($0.id) }
         }

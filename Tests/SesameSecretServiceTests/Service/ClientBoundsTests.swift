@@ -132,7 +132,7 @@ struct ClientBoundsTests {
             #expect(result.output.contains("many paths org.freedesktop.DBus.Error.LimitsExceeded"), "\(result.output)")
             #expect(peak.sessions <= 64 && peak.prompts <= 32, "\(peak)")
             // Gone with the client.
-            for _ in 0..<300 where await fixture.server.openSessionCount() + fixture.server.openPromptObjectCount() > 0 {
+            for _ in 0..<3000 where await fixture.server.openSessionCount() + fixture.server.openPromptObjectCount() > 0 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(await fixture.server.openSessionCount() == 0)

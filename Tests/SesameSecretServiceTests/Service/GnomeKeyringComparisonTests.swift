@@ -60,7 +60,7 @@ struct GnomeKeyringComparisonTests {
             log: "gnome-keyring.log")
         defer { keyring.stop() }
         var owned = false
-        for _ in 0..<500 where !owned {
+        for _ in 0..<1500 where !owned {
             let probe = try await bus.run("/usr/bin/busctl", ["--address=\(bus.address)", "status", "org.freedesktop.secrets"])
             owned = probe.status == 0
             if !owned { try await Task.sleep(for: .milliseconds(20)) }

@@ -105,7 +105,7 @@ struct HostileInputTests {
                 time.sleep(3)
                 """
             async let held = fixture.python(opener)
-            for _ in 0..<300 where await fixture.server.openSessionCount() == 0 {
+            for _ in 0..<3000 where await fixture.server.openSessionCount() == 0 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             let path = "/org/freedesktop/secrets/session/1"

@@ -114,7 +114,7 @@ struct SecretStorageTests {
                 """)
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.contains("/org/freedesktop/secrets/session/"), "\(result.output)")
-            for _ in 0..<500 where await fixture.server.openSessionCount() != 0 {
+            for _ in 0..<3000 where await fixture.server.openSessionCount() != 0 {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(await fixture.server.openSessionCount() == 0)

@@ -112,7 +112,7 @@ struct PrivateSocketTests {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         try #require(posix_spawn(&pid, arguments[0], nil, nil, argv, environ) == 0, "cannot start \(arguments[0])")
-        for _ in 0..<200 where access(socket, F_OK) != 0 { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<1200 where access(socket, F_OK) != 0 { try await Task.sleep(for: .milliseconds(25)) }
         if access(socket, F_OK) != 0 { stop(pid) }
         try #require(access(socket, F_OK) == 0, "the listener never listened on \(socket)")
         return pid
