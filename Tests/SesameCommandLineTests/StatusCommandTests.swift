@@ -14,7 +14,7 @@ struct StatusCommandTests {
     }
 
     private func environment(bus: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus]
+        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus, "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
     }
 
     private func json(_ result: SesameBinary.Result) throws -> [String: Any] {

@@ -1,9 +1,6 @@
 import Foundation
 import SesameLinuxTesting
 import Testing
-#if os(Linux)
-import SesameLinux
-#endif
 
 /// `sesame get` under the accessibility classes (SPEC D14), with a fake
 /// logind (python-dbusmock's template) as the session manager on the bus
@@ -15,19 +12,12 @@ import SesameLinux
 )
 struct SessionLockCommandTests {
     /// A vault on `logind`'s bus, used from session `session`, with marks
-    /// of its own in the keyring (``forgetMarks(_:)`` removes them).
+    /// of its own in the keyring (the home's scope; `remove()` forgets them).
     private func place(_ logind: FakeLogind?, session: String? = "2") throws -> (VaultHome, [String: String]) {
         let home = try VaultHome(systemBus: logind?.systemBusAddress)
         var environment = home.environment
         environment["XDG_SESSION_ID"] = session
-        environment["SESAME_REUSE_SCOPE"] = UUID().uuidString
         return (home, environment)
-    }
-
-    static func forgetMarks(_ environment: [String: String]) {
-        #if os(Linux)
-        LogindSessionLock(.init(environment: environment)).forgetMarks()
-        #endif
     }
 
     private func get(_ name: String, _ environment: [String: String]) async throws -> SesameBinary.Result {
@@ -41,7 +31,6 @@ struct SessionLockCommandTests {
         try await logind.addSession("2")
         let (home, environment) = try place(logind)
         defer { home.remove() }
-        defer { Self.forgetMarks(environment) }
         try await home.createVault()
         try await home.put("token", Data("s3cret".utf8))
 
@@ -75,7 +64,6 @@ struct SessionLockCommandTests {
         try await logind.lock("2")
         let (home, environment) = try place(logind)
         defer { home.remove() }
-        defer { Self.forgetMarks(environment) }
         try await home.createVault()
         try await home.put("backup-key", Data("k".utf8), arguments: ["--accessibility", "after-first-unlock"])
 
@@ -98,7 +86,6 @@ struct SessionLockCommandTests {
     func withoutLogind() async throws {
         let (home, environment) = try place(nil)
         defer { home.remove() }
-        defer { Self.forgetMarks(environment) }
         try await home.createVault()
         try await home.put("token", Data("s3cret".utf8))
         try await home.put("backup-key", Data("k".utf8), arguments: ["--accessibility", "after-first-unlock"])
@@ -128,7 +115,6 @@ struct SessionLockCommandTests {
         try await logind.addSession("2")
         let (home, environment) = try place(logind)
         defer { home.remove() }
-        defer { Self.forgetMarks(environment) }
         let doctor = { () async throws -> SetupCommandTests.Check? in
             try SetupCommandTests.check("session", try await SesameBinary.run(["doctor", "--json"], environment: environment).stdout)
         }
@@ -143,7 +129,6 @@ struct SessionLockCommandTests {
 
         let (bare, bareEnvironment) = try place(nil)
         defer { bare.remove() }
-        defer { Self.forgetMarks(bareEnvironment) }
         let unobserved = try #require(try SetupCommandTests.check("session", try await SesameBinary.run(["doctor", "--json"], environment: bareEnvironment).stdout))
         #expect(unobserved.status == "warning")
         #expect((unobserved.detail ?? "").contains("not observed"), "\(unobserved.detail ?? "")")

@@ -8,7 +8,7 @@ struct SessionLockPlace {
     let harness: FprintdHarness
     let logind: FakeLogind
     let home: VaultHome
-    /// The home's environment in session 2, with a reuse window of its own.
+    /// The home's environment in session 2 (its keyring scope is the home's).
     var environment: [String: String]
 
     static func start() async throws -> SessionLockPlace {
@@ -25,12 +25,10 @@ struct SessionLockPlace {
         let home = try VaultHome(systemBus: harness.systemBusAddress)
         var environment = home.environment
         environment["XDG_SESSION_ID"] = "2"
-        environment["SESAME_REUSE_SCOPE"] = UUID().uuidString
         return SessionLockPlace(harness: harness, logind: logind, home: home, environment: environment)
     }
 
     func stop() {
-        SessionLockCommandTests.forgetMarks(environment)
         home.remove()
         logind.stop()
         harness.stop()

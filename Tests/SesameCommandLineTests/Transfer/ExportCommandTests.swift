@@ -20,7 +20,8 @@ struct ExportCommandTests {
     }
 
     private func environment(_ harness: FprintdHarness, home: String, vault: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_VAULT": vault]
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_VAULT": vault,
+         "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
     }
 
     private func secretFile(_ secret: String, in home: String) -> String {

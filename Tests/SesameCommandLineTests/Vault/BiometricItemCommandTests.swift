@@ -20,7 +20,8 @@ struct BiometricItemCommandTests {
     private static let passcodeFile = NSTemporaryDirectory() + "sesame-bio-passcode-\(UUID().uuidString)"
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress]
+        ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress,
+         "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
     }
 
     @Test("SPEC A5, A10: with no terminal, display or session bus, get of a finger item exits 10 saying why and never claims the reader: a touch meant for something else completes nothing unseen (issue 44)")

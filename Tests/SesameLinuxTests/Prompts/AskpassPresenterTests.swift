@@ -25,8 +25,9 @@ struct AskpassPresenterTests {
         try "#!/bin/sh\nprintf '%s' \"$1\" > '\(argument)'\necho hunter2\n".write(toFile: program, atomically: true, encoding: .utf8)
         chmod(program, 0o755)
         let presenter = try #require(AskpassPresenter(environment: ["SSH_ASKPASS": program]))
-        guard case .entered(let secret) = await presenter.requestSecret(request) else {
-            Issue.record("the answer was not taken")
+        let entry = await presenter.requestSecret(request)
+        guard case .entered(let secret) = entry else {
+            Issue.record("the answer was not taken: \(entry)")
             return
         }
         #expect(secret.constantTimeEquals(SecretBytes(utf8: "hunter2")))
