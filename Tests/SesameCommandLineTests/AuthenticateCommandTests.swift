@@ -21,7 +21,7 @@ struct AuthenticateCommandTests {
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
         // A reuse key of its own: a match here must not land in the real user's window.
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress,
-         "SESAME_REUSE_SCOPE": "test-" + UUID().uuidString]
+         "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
     }
 
 
@@ -31,7 +31,7 @@ struct AuthenticateCommandTests {
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-auth-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
 
         let session = try TerminalSession(arguments: ["authenticate", "--policy", "biometrics", "--reason", "Deploy to production"],
                                           environment: environment(harness, home: home))
@@ -51,7 +51,7 @@ struct AuthenticateCommandTests {
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-auth-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let arguments = ["authenticate", "--policy", "biometrics"]
 
         let failing = try TerminalSession(arguments: arguments, environment: environment(harness, home: home))

@@ -26,9 +26,9 @@ struct AuthenticateReuseTests {
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-reuse-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let environment = ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb",
-                           "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_REUSE_SCOPE": UUID().uuidString]
+                           "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
         let reuse = ["authenticate", "--policy", "biometrics", "--reuse", "60", "--no-interaction"]
 
         // Nothing to reuse yet: not interactive, so exit 10 without a prompt.

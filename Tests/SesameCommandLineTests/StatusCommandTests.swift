@@ -14,7 +14,7 @@ struct StatusCommandTests {
     }
 
     private func environment(bus: String) -> [String: String] {
-        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus, "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
+        ["HOME": home, "PATH": "/usr/bin:/bin", "DBUS_SYSTEM_BUS_ADDRESS": bus, "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
     }
 
     private func json(_ result: SesameBinary.Result) throws -> [String: Any] {
@@ -23,7 +23,7 @@ struct StatusCommandTests {
 
     @Test("A2: Reports every authenticator with a reason on a machine without a system bus, and creates no file")
     func noSystemBus() async throws {
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let result = try await SesameBinary.run(["status"], environment: environment(bus: "unix:path=\(home)/no-such-socket"))
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -36,7 +36,7 @@ struct StatusCommandTests {
 
     @Test("A2: --json carries stable reason codes")
     func jsonShape() async throws {
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let result = try await SesameBinary.run(["status", "--json", "--pam-service", "sesame-no-such-service"],
                                           environment: environment(bus: "unix:path=\(home)/no-such-socket"))
         #expect(result.status == 0)
@@ -53,7 +53,7 @@ struct StatusCommandTests {
 
     @Test("G: An invalid PAM service name is a usage error, not a crash")
     func invalidService() async throws {
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let result = try await SesameBinary.run(["status", "--pam-service", "../etc/passwd"], environment: environment(bus: "unix:path=/nonexistent"))
         #expect(result.status != 0)
         #expect(result.stderr.contains("Error"))
@@ -64,7 +64,7 @@ struct StatusCommandTests {
           .enabled(if: FprintdHarness.missingComponents.isEmpty,
                    "needs fprintd, dbus-daemon and python3-dbusmock; missing: \(FprintdHarness.missingComponents.joined(separator: ", "))"))
     func realFprintd() async throws {
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let harness = try await FprintdHarness.start()
         defer { harness.stop() }
         let bus = harness.systemBusAddress

@@ -1,8 +1,5 @@
 import Foundation
 import Testing
-#if os(Linux)
-import SesameLinux
-#endif
 
 /// A throw-away HOME with a vault in it, for running `sesame` black-box.
 struct VaultHome {
@@ -24,11 +21,8 @@ struct VaultHome {
         // No TPM answers at that TCTI: a machine's real TPM (a CI VM's vTPM)
         // must neither change what `init` does nor count these tests' wrong
         // passcodes in its lockout. The TPM suites set their swtpm's.
-        // The reuse window and the session marks live in the user's kernel
-        // keyring, shared by every process of the user: a scope of this
-        // home's keeps tests side by side (and the user's own session) apart.
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": systemBus, "SESAME_VAULT": vault,
-         "SESAME_TPM_TCTI": "device:/nonexistent/sesame-tests-use-no-tpm", "SESAME_REUSE_SCOPE": keyringScope]
+         "SESAME_TPM_TCTI": "device:/nonexistent/sesame-tests-use-no-tpm", "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
     }
 
     /// Runs `sesame arguments` as given (nothing appended: after `run --`
@@ -78,17 +72,8 @@ struct VaultHome {
 
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
 
-    /// Names this home's keys in the kernel keyring.
-    var keyringScope: String { "home-" + URL(fileURLWithPath: home).lastPathComponent }
-
-    /// Removes the home and the session marks its commands left in the
-    /// keyring (they last until reboot; the reuse window ends by itself).
-    func remove() {
-        #if os(Linux)
-        LogindSessionLock(.init(environment: environment)).forgetMarks()
-        #endif
-        try? FileManager.default.removeItem(atPath: home)
-    }
+    /// Removes the home and the session marks its commands left.
+    func remove() { KeyringScope.remove(home: home) }
 }
 
 extension SesameBinary {

@@ -21,7 +21,7 @@ struct ExportCommandTests {
 
     private func environment(_ harness: FprintdHarness, home: String, vault: String) -> [String: String] {
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress, "SESAME_VAULT": vault,
-         "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
+         "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
     }
 
     private func secretFile(_ secret: String, in home: String) -> String {
@@ -38,7 +38,7 @@ struct ExportCommandTests {
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-export-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let source = home + "/source/vault.sqlite", target = home + "/target/vault.sqlite"
         let passphrase = "typed export phrase 42"
 

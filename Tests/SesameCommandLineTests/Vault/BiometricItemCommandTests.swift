@@ -21,7 +21,7 @@ struct BiometricItemCommandTests {
 
     private func environment(_ harness: FprintdHarness, home: String) -> [String: String] {
         ["HOME": home, "PATH": "/usr/bin:/bin", "TERM": "dumb", "DBUS_SYSTEM_BUS_ADDRESS": harness.systemBusAddress,
-         "SESAME_REUSE_SCOPE": "home-" + URL(fileURLWithPath: home).lastPathComponent]
+         "SESAME_REUSE_SCOPE": KeyringScope.of(home: home)]
     }
 
     @Test("SPEC A5, A10: with no terminal, display or session bus, get of a finger item exits 10 saying why and never claims the reader: a touch meant for something else completes nothing unseen (issue 44)")
@@ -30,7 +30,7 @@ struct BiometricItemCommandTests {
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-bio-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         let passcodeFile = home + ".passcode"
         try Data("correct horse battery".utf8).write(to: URL(fileURLWithPath: passcodeFile))
         defer { try? FileManager.default.removeItem(atPath: passcodeFile) }
@@ -63,7 +63,7 @@ struct BiometricItemCommandTests {
         defer { harness.stop() }
         try await harness.enrol(finger: "right-index-finger", scanID: "owner")
         let home = NSTemporaryDirectory() + "sesame-bio-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: home) }
+        defer { KeyringScope.remove(home: home) }
         try Data("correct horse battery".utf8).write(to: URL(fileURLWithPath: Self.passcodeFile))
         defer { try? FileManager.default.removeItem(atPath: Self.passcodeFile) }
         let environment = environment(harness, home: home)
