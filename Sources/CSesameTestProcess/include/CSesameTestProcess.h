@@ -1,6 +1,8 @@
 #ifndef CSESAME_TEST_PROCESS_H
 #define CSESAME_TEST_PROCESS_H
 
+#include <spawn.h>
+
 /// Whether the test process's SIGPIPE handler was installed when the binary
 /// loaded, before any test ran (1) or not (0).
 int sesame_test_process_survives_sigpipe(void);
@@ -16,5 +18,11 @@ long sesame_test_process_sigpipes_on_sesame_threads(void);
 
 /// How many SIGPIPEs were raised on the calling thread.
 long sesame_test_process_sigpipes_on_this_thread(void);
+
+/// Closes every descriptor from `lowest` up in the child that `actions`
+/// start (glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's
+/// Glibc module does not show): a test's child must not hold another
+/// test's open files and pipe ends. Returns 0 or an errno value.
+int sesame_test_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif

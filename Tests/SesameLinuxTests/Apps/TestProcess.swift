@@ -1,3 +1,4 @@
+import CSesameTestProcess
 import Foundation
 import Sesame
 @testable import SesameLinux
@@ -30,8 +31,15 @@ struct TestProcess {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
+        // Only 0-2 go to the child: a descriptor another test has open (a
+        // script being written, a pipe's write end) held by a `sleep 30`
+        // would make that script busy to exec, or that pipe never end.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        sesame_test_spawn_close_from(&actions, 3)
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, nil, nil, argv, envp)
+        let result = posix_spawn(&pid, path, &actions, nil, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
         return TestProcess(pid: pid)
     }

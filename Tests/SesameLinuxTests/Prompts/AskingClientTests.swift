@@ -1,4 +1,5 @@
 #if os(Linux)
+import CSesameTestProcess
 import Foundation
 import Glibc
 import Sesame
@@ -86,6 +87,7 @@ struct AskingClientTests {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input, 0)
+        sesame_test_spawn_close_from(&actions, 3)
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
