@@ -69,17 +69,17 @@ public struct AuthenticationEnvironment: Sendable {
         // the first state is read after that, so a change made at once is
         // in it or comes as a notice, never lost between the two.
         let (listening, listen) = AsyncStream.makeStream(of: Void.self)
-        let sensor = authenticators.sensor
-        let monitor = authenticators.sessionLock
         await withTaskGroup(of: Void.self) { group in
-            if let monitor {
+            var watches = 0
+            if let monitor = authenticators.sessionLock {
                 group.addTask { await Self.watch(monitor.states(), listen, notify) }
+                watches += 1
             }
-            if let sensor {
+            if let sensor = authenticators.sensor {
                 group.addTask { await Self.watch(sensor.stateChanges(), listen, notify) }
+                watches += 1
             }
-            let watches = [monitor != nil, sensor != nil].filter { $0 }.count
-            group.addTask {
+            group.addTask { [watches] in
                 var ready = listening.makeAsyncIterator()
                 for _ in 0..<watches { _ = await ready.next() }
                 var last: AuthenticationEnvironmentState?

@@ -29,9 +29,9 @@ public protocol BiometricSensor: Sendable {
     /// service gone or back), as the backend reports it: never polled.
     /// ``AuthenticationEnvironment`` reads ``currentState()`` only after the
     /// first (so a change made at once is not missed) and again at each
-    /// later one. The default reports nothing and
-    /// ends at once: a backend without change notices is read again only
-    /// when another part of the environment changes.
+    /// later one. The default reports nothing and ends at once: a backend
+    /// without change notices is read again only when another part of the
+    /// environment changes.
     ///
     /// - Returns: The notices; the sequence ends when the caller stops iterating.
     func stateChanges() -> AsyncStream<Void>

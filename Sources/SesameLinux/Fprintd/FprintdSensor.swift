@@ -59,8 +59,9 @@ public struct FprintdSensor: BiometricSensor {
 
     /// A first notice once the match rules are in place, then one when an
     /// enrolment ends (`EnrollStatus` with its last result, from any
-    /// program's enrolment) and when fprintd comes or goes on the bus. fprintd announces no deletion: a deleted finger shows
-    /// with the next notice of any part of the environment.
+    /// program's enrolment) and when fprintd comes or goes on the bus.
+    /// fprintd announces no deletion: a deleted finger shows with the next
+    /// notice of any part of the environment.
     ///
     /// - Returns: The notices; they end when the bus cannot be reached.
     public func stateChanges() -> AsyncStream<Void> {

@@ -1,6 +1,5 @@
 import Sesame
 import SesameTesting
-import Synchronization
 import Testing
 
 @Suite("AuthenticationEnvironment: the authentication state as it changes")
@@ -68,7 +67,7 @@ struct AuthenticationEnvironmentTests {
 /// once its thread has connected and added its match rules.
 private final class SlowToListen: BiometricSensor {
     let sensor: SimulatedSensor
-    private let listening = Mutex(false)
+    private let listening = Locked(false)
 
     init(sensor: SimulatedSensor) { self.sensor = sensor }
 
