@@ -57,8 +57,7 @@ struct SSHAgentAskpassTests {
 
         for (answer, signs) in [("not my password", false), ("l0gin pass phrase", true)] {
             let askpass = place.file("askpass-\(UUID().uuidString)")
-            try Data("#!/bin/sh\nprintf '%s\\n' '\(answer)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
+            try ExecutableScript.write("#!/bin/sh\nprintf '%s\\n' '\(answer)'\n", to: askpass, mode: 0o700)
             var environment = place.environment
             environment["SSH_ASKPASS"] = askpass
             environment["DBUS_SESSION_BUS_ADDRESS"] = sessionAddress

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import Glibc
 import Testing
 import SesameSSH
@@ -93,8 +94,7 @@ struct SSHAgentCommandTests: VaultHomeSuite {
         _ = try await sesame(["key", "create", "deploy", "--service", "ssh", "--algorithm", "ed25519", "--access", "none"])
         func askpass(_ answer: String) throws -> [String: String] {
             let script = place.file("askpass-\(UUID().uuidString)")
-            try Data("#!/bin/sh\necho '\(answer)'\n".utf8).write(to: URL(fileURLWithPath: script))
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script)
+            try ExecutableScript.write("#!/bin/sh\necho '\(answer)'\n", to: script, mode: 0o700)
             return ["SSH_ASKPASS": script, "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"]
         }
         #expect(try await agent.client("ssh-add", ["-x"], environment: try askpass("lock words")).status == 0)

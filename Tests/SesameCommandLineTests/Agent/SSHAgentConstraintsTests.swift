@@ -1,5 +1,6 @@
 #if os(Linux)
 import Foundation
+import SesameLinuxTesting
 import Glibc
 import Testing
 import SesameSSH
@@ -106,8 +107,7 @@ struct SSHAgentConstraintsTests: VaultHomeSuite {
         let asked = place.file("asked")
         for (answer, signs) in [("not my password", false), ("l0gin pass phrase", true)] {
             let askpass = place.file("askpass-\(UUID().uuidString)")
-            try Data("#!/bin/sh\necho asked >> '\(asked)'\nprintf '%s\\n' '\(answer)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
+            try ExecutableScript.write("#!/bin/sh\necho asked >> '\(asked)'\nprintf '%s\\n' '\(answer)'\n", to: askpass, mode: 0o700)
             var environment = place.environment
             environment["SSH_ASKPASS"] = askpass
             agent = try await AgentProcess(place: place, socket: place.file("run-\(signs)/agent.sock"),

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import Testing
 import SesameSecretsInUse
 
@@ -33,13 +34,12 @@ struct GitCredentialHTTPTests {
         // GIT_ASKPASS plays the user: it records every question and answers
         // with the password in ANSWER, or fails when there is none.
         let askpass = place.file("askpass")
-        try """
+        try ExecutableScript.write("""
             #!/bin/sh
             echo "$1" >> "\(askpassLog)"
             [ -n "$ANSWER" ] || exit 1
             echo "$ANSWER"
-            """.write(toFile: askpass, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
+            """, to: askpass, mode: 0o700)
         var environment = place.environment
         environment["PATH"] = "\(bin):/usr/bin:/bin"
         environment["GIT_ASKPASS"] = askpass

@@ -31,8 +31,7 @@ struct PasskeyServeTests {
             self.place = place
             socket = place.file("run/passkey.sock")
             let askpass = place.file("askpass")
-            try Data("#!/bin/sh\nprintf '%s\\n' '\(password)'\n".utf8).write(to: URL(fileURLWithPath: askpass))
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: askpass)
+            try ExecutableScript.write("#!/bin/sh\nprintf '%s\\n' '\(password)'\n", to: askpass, mode: 0o700)
             var environment = place.environment
             environment["SSH_ASKPASS"] = askpass
             process.executableURL = SesameBinary.url

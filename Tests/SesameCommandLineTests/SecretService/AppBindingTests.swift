@@ -82,7 +82,7 @@ struct AppBindingTests {
         try #require(FileManager.default.isExecutableFile(atPath: SecretTool.path), "needs libsecret-tools")
         let home = try VaultHome()
         try await home.createVault()
-        #expect(FileManager.default.createFile(atPath: home.file("pinentry"), contents: Data(pinentry.utf8), attributes: [.posixPermissions: 0o700]))
+        try ExecutableScript.write(pinentry, to: home.file("pinentry"), mode: 0o700)
         // Another executable: the same program under another path, as a second app would be.
         let other = home.file("other-secret-tool")
         try FileManager.default.copyItem(atPath: SecretTool.path, toPath: other)

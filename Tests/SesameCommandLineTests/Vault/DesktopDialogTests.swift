@@ -1,4 +1,5 @@
 import Foundation
+import SesameLinuxTesting
 import Testing
 
 /// `sesame` started without a terminal in a graphical session (a desktop
@@ -29,7 +30,7 @@ struct DesktopDialogTests {
                                             secret: VaultHome.passcode)
         try #require(created.status == 0, "\(created.stderr)")
         let program = home.file("pinentry")
-        #expect(FileManager.default.createFile(atPath: program, contents: Data(Self.pinentry.utf8), attributes: [.posixPermissions: 0o700]))
+        try ExecutableScript.write(Self.pinentry, to: program, mode: 0o700)
         let dialog = ["PINENTRY": program, "PINENTRY_LOG": home.file("pinentry.log"),
                       "PASSCODE_FILE": home.secretFile(VaultHome.passcode).replacingOccurrences(of: "\n", with: "")]
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import Testing
 
 /// The prompts of `sesame ssh-agent` and `sesame secret-service`: pinentry
@@ -13,8 +14,7 @@ struct ServicePresenterTests {
     private static func pinentryDirectory() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho 'OK Pleased to meet you'\n".write(toFile: "\(directory)/pinentry", atomically: true, encoding: .utf8)
-        chmod("\(directory)/pinentry", 0o755)
+        try ExecutableScript.write("#!/bin/sh\necho 'OK Pleased to meet you'\n", to: "\(directory)/pinentry")
         return directory
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import Testing
 
 /// `$SSH_ASKPASS`: a fake program (`/bin/sh`) that records its argument,
@@ -22,8 +23,7 @@ struct AskpassPresenterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let program = directory.appendingPathComponent("askpass").path
         let argument = directory.appendingPathComponent("argument").path
-        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(argument)'\necho hunter2\n".write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        try ExecutableScript.write("#!/bin/sh\nprintf '%s' \"$1\" > '\(argument)'\necho hunter2\n", to: program)
         let presenter = try #require(AskpassPresenter(environment: ["SSH_ASKPASS": program]))
         let entry = await presenter.requestSecret(request)
         guard case .entered(let secret) = entry else {

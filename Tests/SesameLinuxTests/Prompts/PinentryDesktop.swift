@@ -86,13 +86,12 @@ final class PinentryDesktop: Sendable {
     func wrapper(for pinentry: String) throws -> (program: String, log: String) {
         let program = directory + "/pinentry-\(URL(fileURLWithPath: pinentry).lastPathComponent)"
         let log = program + ".log"
-        try """
+        try ExecutableScript.write("""
         #!/bin/bash
         export DISPLAY='\(display)' DBUS_SESSION_BUS_ADDRESS='\(bus.address)' NO_AT_BRIDGE=1
         unset WAYLAND_DISPLAY GPG_TTY
         exec '\(pinentry)' < <(exec tee -a '\(log)')
-        """.write(toFile: program, atomically: true, encoding: .utf8)
-        chmod(program, 0o755)
+        """, to: program)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         return (program, log)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Sesame
 import SesameLinux
+import SesameLinuxTesting
 import SesameTesting
 import Synchronization
 import Testing
@@ -39,8 +40,7 @@ struct PinentryDialogTests {
                 esac
             done
             """
-            try script.write(toFile: program, atomically: true, encoding: .utf8)
-            chmod(program, 0o755)
+            try ExecutableScript.write(script, to: program)
         }
 
         func transcript() -> String {
